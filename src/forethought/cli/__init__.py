@@ -1,0 +1,1 @@
+"""The `forethought` command line."""

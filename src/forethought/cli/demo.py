@@ -1,0 +1,122 @@
+"""`forethought demo`: a guided tour of the core on a temporary database."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from forethought.cli.render import show_history, show_recall
+from forethought.facade import Forethought, RetainItem
+
+__all__ = ["run_demo"]
+
+SPACE = "tillpoint"
+MEMORIES = [
+    RetainItem(
+        "Refresh tokens live in httpOnly cookies; never put them in localStorage.",
+        "security_constraint",
+        ("auth",),
+        "2026-03-02",
+    ),
+    RetainItem(
+        "Create PrismaClient once in src/lib/db.ts and import it; never instantiate it per request.",
+        "convention",
+        ("db",),
+        "2026-03-05",
+    ),
+    RetainItem(
+        "Every POST must carry the X-Tillpoint-CSRF header; the API rejects requests without it.",
+        "api_contract",
+        ("api", "auth"),
+        "2026-03-09",
+    ),
+    RetainItem("Releases ship through the staging pipeline every Tuesday.", "deployment", ("release",), "2026-03-10"),
+    RetainItem(
+        "Retrying the payment webhook without an idempotency key double-charged customers in March.",
+        "incident",
+        ("payments",),
+        "2026-03-20",
+    ),
+    RetainItem(
+        "Card payments go through the Stripe Payment Element; no raw card numbers touch our servers.",
+        "decision",
+        ("payments",),
+        "2026-03-21",
+    ),
+]
+
+
+def _step(title: str) -> None:
+    print(f"\n== {title} ==")
+
+
+def run_demo(*, embedder: str = "minilm") -> int:
+    with tempfile.TemporaryDirectory(prefix="forethought-demo-") as tmp:
+        db = Path(tmp) / "demo.db"
+        print(f"Forethought demo on a temporary database ({db}), embedder: {embedder}")
+        with Forethought.open(db, embedder=embedder, actor="demo") as memory:
+            _step(f"1. retain {len(MEMORIES)} project memories for '{SPACE}'")
+            retained = memory.retain_many(SPACE, MEMORIES, source="demo")
+            for item in retained:
+                print(f"  {item.record.handle}  {item.record.kind:<20} {item.record.statement}")
+            again = memory.retain(
+                SPACE,
+                "Releases ship through the staging pipeline every Tuesday.",
+                kind="deployment",
+                external_id="release-cadence",
+            )
+            retry = memory.retain(
+                SPACE,
+                "Releases ship through the staging pipeline every Tuesday.",
+                kind="deployment",
+                external_id="release-cadence",
+            )
+            print(f"  retain with external id twice: created={again.created}, then created={retry.created}")
+
+            _step("2. recall: hybrid search, each hit with why it ranked")
+            print(show_recall(memory.recall(SPACE, "where should the auth token be stored in the browser?", k=3)))
+
+            _step("3. recall an exact identifier (embeddings blur these; exact terms do not)")
+            print(show_recall(memory.recall(SPACE, "X-Tillpoint-CSRF", k=2)))
+
+            _step("4. supersede: the release day moves to Thursday from April")
+            old = retained[3].record
+            new = memory.supersede(
+                SPACE,
+                old.id,
+                "Releases ship through the staging pipeline every Thursday.",
+                occurred_at="2026-04-01",
+                reason="team moved the release day",
+            )
+            print("  now:")
+            print(_indent(show_recall(memory.recall(SPACE, "which day do releases ship?", k=1))))
+            print("  as of 2026-03-15 (time travel in valid time):")
+            print(_indent(show_recall(memory.recall(SPACE, "which day do releases ship?", k=1, as_of="2026-03-15"))))
+
+            _step("5. retract a memory that was wrong")
+            wrong = memory.retain(SPACE, "The mobile app stores sessions in SQLite.", kind="decision").record
+            memory.retract(SPACE, wrong.id, why="the mobile app was never built")
+            print(f"  retracted {wrong.handle}; recall no longer returns it:")
+            print(_indent(show_recall(memory.recall(SPACE, "mobile app sessions SQLite", k=2))))
+
+            _step("6. history: versions, supersessions and the audit trail")
+            print(show_history(memory.history(SPACE, new.id)))
+
+            _step("7. export and import (JSON Lines, lossless)")
+            export = Path(tmp) / "tillpoint.jsonl"
+            count = memory.export_jsonl(SPACE, export)
+            imported = memory.import_jsonl("tillpoint-copy", export)
+            print(f"  exported {count} records, imported {imported} into 'tillpoint-copy'")
+
+            _step("8. forget: erase a memory from every table and index")
+            incident = retained[4].record
+            memory.forget(SPACE, incident.id)
+            left = memory.recall(SPACE, "payment webhook idempotency key double charge", k=5)
+            found = any(h.record.id == incident.id for h in left.hits)
+            print(f"  forgot {incident.handle}; found afterwards: {found}")
+        print('\nDone. Try it yourself: forethought retain --space myproject --kind decision "..."')
+    return 0
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

@@ -1,0 +1,128 @@
+"""Input limits and the validators that enforce them.
+
+The façade calls these on every write and query, so every front end (CLI, REST, MCP) gets the
+same rules and the same one-line error messages. Each raises InvalidInput; none changes anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from forethought.errors import InvalidInput
+
+__all__ = [
+    "MAX_ATTRIBUTES_BYTES",
+    "MAX_EXTERNAL_ID",
+    "MAX_QUERY",
+    "MAX_STATEMENT",
+    "MAX_TAGS",
+    "MAX_TAG_LENGTH",
+    "check_attributes",
+    "check_external_id",
+    "check_k",
+    "check_kind",
+    "check_name",
+    "check_query",
+    "check_statement",
+    "check_tags",
+    "clean_text",
+]
+
+MAX_STATEMENT = 4_000
+MAX_QUERY = 2_000
+MAX_TAGS = 32
+MAX_TAG_LENGTH = 64
+MAX_EXTERNAL_ID = 200
+MAX_NAME = 200
+MAX_ATTRIBUTES_BYTES = 16_384
+MAX_K = 200
+
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_TAG = re.compile(r"[A-Za-z0-9_.:/-]{1,64}")
+# Control characters other than tab and newline have no place in a memory.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_text(value: object, *, field: str, limit: int) -> str:
+    """Trimmed text, checked for type, emptiness, NUL/control bytes, surrogates and length."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field}: expected text, got {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInput(f"{field}: contains a NUL byte")
+    if _CONTROL.search(value):
+        raise InvalidInput(f"{field}: contains control characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{field}: is not valid UTF-8 (lone surrogate)") from None
+    text = value.strip()
+    if not text:
+        raise InvalidInput(f"{field}: is empty")
+    if len(text) > limit:
+        raise InvalidInput(f"{field}: {len(text):,} characters, over the limit of {limit:,}")
+    return text
+
+
+def check_statement(value: object) -> str:
+    return clean_text(value, field="text", limit=MAX_STATEMENT)
+
+
+def check_query(value: object) -> str:
+    return clean_text(value, field="query", limit=MAX_QUERY)
+
+
+def check_name(value: object, *, field: str) -> str:
+    return clean_text(value, field=field, limit=MAX_NAME)
+
+
+def check_kind(value: object) -> str:
+    if not isinstance(value, str) or not _KIND.fullmatch(value):
+        raise InvalidInput(f"kind: {value!r} must be 1-64 characters of a-z, 0-9 and _, starting with a letter")
+    return value
+
+
+def check_tags(values: Iterable[object] | None) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        raise InvalidInput("tags: expected a list of tags, got one string")
+    tags: list[str] = []
+    for value in values:
+        if not isinstance(value, str) or not _TAG.fullmatch(value):
+            raise InvalidInput(f"tag: {value!r} must be 1-{MAX_TAG_LENGTH} characters of letters, digits and _.:/-")
+        if value not in tags:
+            tags.append(value)
+    if len(tags) > MAX_TAGS:
+        raise InvalidInput(f"tags: {len(tags)} tags, over the limit of {MAX_TAGS}")
+    return tuple(tags)
+
+
+def check_external_id(value: object) -> str | None:
+    if value is None:
+        return None
+    return clean_text(value, field="external id", limit=MAX_EXTERNAL_ID)
+
+
+def check_attributes(value: object) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput("attributes: expected an object")
+    try:
+        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"attributes: not JSON-serialisable ({exc})") from None
+    if "\\u0000" in encoded:
+        raise InvalidInput("attributes: contains a NUL byte")
+    if len(encoded.encode("utf-8")) > MAX_ATTRIBUTES_BYTES:
+        raise InvalidInput(f"attributes: over the limit of {MAX_ATTRIBUTES_BYTES:,} bytes as JSON")
+    return dict(value)
+
+
+def check_k(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_K:
+        raise InvalidInput(f"k: must be a whole number from 1 to {MAX_K}")
+    return value

@@ -1,0 +1,83 @@
+"""The one exception tree of Forethought.
+
+    ForethoughtError
+    ├── InvalidInput            the caller's input is wrong (bad text, size, timestamp, kind...)
+    │   └── InvalidTransition   a status change the record lifecycle forbids
+    ├── NotFound                no such record/space/session in the space named
+    ├── Conflict                the request contradicts stored state (e.g. external id reused
+    │                           for different content)
+    └── BackendError            a store, embedder or provider failed; the input was fine
+        ├── StoreBusy           the store stayed locked past the write deadline
+        ├── IntegrityError      the store found data it must not return (e.g. a foreign space's row)
+        └── ModelUnavailable    a model file is missing or fails its hash check
+
+Front ends map these to exit codes / HTTP statuses in one place each; nothing else catches them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendError",
+    "Conflict",
+    "ForethoughtError",
+    "IntegrityError",
+    "InvalidInput",
+    "InvalidTransition",
+    "ModelUnavailable",
+    "NotFound",
+    "StoreBusy",
+]
+
+
+class ForethoughtError(Exception):
+    """Root of every error Forethought raises on purpose."""
+
+    code = "error"
+
+
+class InvalidInput(ForethoughtError, ValueError):
+    """The caller's input is invalid; nothing was changed."""
+
+    code = "invalid_input"
+
+
+class InvalidTransition(InvalidInput):
+    """A record status change that the lifecycle does not allow."""
+
+    code = "invalid_transition"
+
+
+class NotFound(ForethoughtError, LookupError):
+    """The named record, session or space does not exist in this space."""
+
+    code = "not_found"
+
+
+class Conflict(ForethoughtError):
+    """The request contradicts what is stored."""
+
+    code = "conflict"
+
+
+class BackendError(ForethoughtError):
+    """A backend (store, embedder, model provider) failed; the input itself was acceptable."""
+
+    code = "backend_error"
+
+
+class StoreBusy(BackendError):
+    """The store could not take the write lock before the deadline."""
+
+    code = "store_busy"
+
+
+class IntegrityError(BackendError):
+    """The store met data it must never return, such as a row of another space."""
+
+    code = "integrity_error"
+
+
+class ModelUnavailable(BackendError):
+    """A model file is missing, unreadable, or does not match its pinned hash."""
+
+    code = "model_unavailable"

@@ -1,0 +1,476 @@
+"""The one façade every front end calls: `Forethought.open(path)`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from forethought.domain import (
+    Action,
+    AuditEvent,
+    Evidence,
+    Provenance,
+    Record,
+    Role,
+    Space,
+    SpaceKey,
+    Status,
+    limits,
+    new_id,
+    transition,
+)
+from forethought.domain.times import parse_time, utcnow
+from forethought.embed.base import Embedder
+from forethought.errors import Conflict, InvalidInput
+from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
+from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
+from forethought.writing import Draft, index_payload, new_record, next_version
+
+__all__ = ["Forethought", "History", "RetainItem", "Retained"]
+
+log = logging.getLogger(__name__)
+
+SpaceRef = SpaceKey | str
+TimeRef = datetime | str | None
+
+
+@dataclass(frozen=True)
+class RetainItem:
+    """One memory for `retain_many` (the same fields `retain` takes)."""
+
+    text: str
+    kind: str = "note"
+    tags: Sequence[str] = ()
+    occurred_at: TimeRef = None
+    external_id: str | None = None
+    attributes: dict[str, Any] | None = None
+    context: str | None = None
+
+
+@dataclass(frozen=True)
+class Retained:
+    record: Record
+    created: bool  # False when an earlier retain with the same external id already made it
+
+
+@dataclass(frozen=True)
+class History:
+    """Everything linked to one record: its versions and what it superseded / was superseded by,
+    oldest first, and the audit events of those records, newest first."""
+
+    record: Record
+    chain: list[Record]
+    events: list[AuditEvent] = field(default_factory=list)
+
+
+class Forethought:
+    """Governed memory over one store and one embedder."""
+
+    def __init__(self, store: Store, embedder: Embedder | None, *, actor: str = "api") -> None:
+        self.store = store
+        self.embedder = embedder
+        self.actor = actor
+        if embedder is not None:
+            store.check_embedder(embedder.name, embedder.dim)
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path = ".forethought/forethought.db",
+        *,
+        embedder: Embedder | str | None = "minilm",
+        actor: str = "api",
+    ) -> Forethought:
+        """Open (creating if needed) the SQLite store at `path`.
+
+        `embedder` is an Embedder, or "minilm" (the shipped ONNX model), "hashing" (no model), or
+        None (keyword and term recall only).
+        """
+        from forethought.plugins import make_embedder
+        from forethought.store.sqlite import SQLiteStore
+
+        chosen = make_embedder(embedder) if isinstance(embedder, str) else embedder
+        store = SQLiteStore(path, dim=chosen.dim if chosen is not None else 384)
+        return cls(store, chosen, actor=actor)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Forethought:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- spaces ----------------------------------------------------------------------------
+    def space(self, ref: SpaceRef, *, create: bool = True) -> Space:
+        """The space named by `ref`: a SpaceKey, or a name meaning (default, generic, name)."""
+        try:
+            key = ref if isinstance(ref, SpaceKey) else SpaceKey(subject_id=ref)
+        except ValidationError as exc:
+            raise InvalidInput(_first_error(exc)) from None
+        return self.store.resolve_space(key, create=create)
+
+    def erase_space(self, ref: SpaceRef) -> int:
+        """Remove everything the space holds; returns the number of records erased."""
+        return self.store.erase_space(self.space(ref, create=False).id, actor=self.actor)
+
+    # -- writes ----------------------------------------------------------------------------
+    def retain(
+        self,
+        space: SpaceRef,
+        text: str,
+        *,
+        kind: str = "note",
+        tags: Sequence[str] = (),
+        occurred_at: TimeRef = None,
+        external_id: str | None = None,
+        attributes: dict[str, Any] | None = None,
+        evidence: Sequence[Evidence] = (),
+        confidence: float = 1.0,
+        status: Status = Status.ACTIVE,
+        asserted_by: Role = Role.USER,
+        source: str = "api",
+        context: str | None = None,
+    ) -> Retained:
+        """Store one memory. With `external_id`, retrying the same retain returns the first record
+        (`created=False`) instead of making a second; reusing the id for other content is a Conflict."""
+        item = RetainItem(text, kind, tags, occurred_at, external_id, attributes, context)
+        draft, when = self._draft(
+            item,
+            evidence=evidence,
+            confidence=confidence,
+            provenance=Provenance(asserted_by=asserted_by, source=source),
+        )
+        if status not in (Status.ACTIVE, Status.CANDIDATE):
+            raise InvalidInput("a new record is either active or a candidate")
+        return self._retain_drafts(self.space(space), [(draft, when)], status)[0]
+
+    def retain_many(
+        self,
+        space: SpaceRef,
+        items: Iterable[RetainItem],
+        *,
+        source: str = "api",
+        batch_size: int = 64,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[Retained]:
+        """Store many memories, embedding them in batches. Every item is validated before anything
+        is written; each batch is one transaction."""
+        provenance = Provenance(source=source)
+        drafts = [self._draft(item, provenance=provenance) for item in items]
+        target = self.space(space)
+        results: list[Retained] = []
+        for start in range(0, len(drafts), batch_size):
+            results.extend(self._retain_drafts(target, drafts[start : start + batch_size], Status.ACTIVE))
+            if progress is not None:
+                progress(len(results))
+        return results
+
+    def _draft(
+        self,
+        item: RetainItem,
+        *,
+        evidence: Sequence[Evidence] = (),
+        confidence: float = 1.0,
+        provenance: Provenance | None = None,
+    ) -> tuple[Draft, datetime]:
+        if not 0.0 <= confidence <= 1.0:
+            raise InvalidInput("confidence: must be between 0 and 1")
+        context = (
+            None
+            if item.context is None
+            else limits.clean_text(item.context, field="context", limit=limits.MAX_STATEMENT)
+        )
+        draft = Draft(
+            kind=limits.check_kind(item.kind),
+            statement=limits.check_statement(item.text),
+            tags=limits.check_tags(item.tags),
+            attributes=limits.check_attributes(item.attributes),
+            evidence=tuple(evidence),
+            provenance=provenance or Provenance(),
+            confidence=confidence,
+            external_id=limits.check_external_id(item.external_id),
+            context=context,
+        )
+        when = utcnow() if item.occurred_at is None else parse_time(item.occurred_at, field="occurred_at")
+        return draft, when
+
+    def _retain_drafts(self, space: Space, drafts: list[tuple[Draft, datetime]], status: Status) -> list[Retained]:
+        results: list[Retained | None] = [None] * len(drafts)
+        pending: list[tuple[int, Record]] = []
+        seen_external: dict[str, int] = {}
+        now = utcnow()
+        for i, (draft, when) in enumerate(drafts):
+            if draft.external_id is not None:
+                existing = self.store.find_by_external_id(space.id, draft.external_id)
+                if existing is None and draft.external_id in seen_external:
+                    existing = pending[seen_external[draft.external_id]][1]
+                if existing is not None:
+                    _same_or_conflict(existing, draft)
+                    results[i] = Retained(existing, created=False)
+                    continue
+                seen_external[draft.external_id] = len(pending)
+            pending.append((i, new_record(space.id, draft, status=status, occurred_at=when, now=now)))
+        if pending:
+            inserts = self._index([record for _, record in pending])
+            events = [_created(record, self.actor) for _, record in pending]
+            try:
+                self.store.apply(ChangeSet(space.id, inserts=inserts, events=events))
+            except Conflict:
+                if not any(r.external_id for _, r in pending):
+                    raise
+                # Another process retained the same external id first: take each item again,
+                # now that the winner is visible (retain stays idempotent under races).
+                return [self._retain_drafts(space, [d], status)[0] for d in drafts]
+            for i, record in pending:
+                results[i] = Retained(record, created=True)
+        return [r for r in results if r is not None]
+
+    def _index(self, records: Sequence[Record]) -> list[NewRecord]:
+        """Each record with what the indexes need: its embedding, exact terms and search text."""
+        payloads = [index_payload(record) for record in records]
+        vectors = self.embedder.embed([p.embed_text for p in payloads]) if self.embedder is not None else None
+        return [
+            NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text)
+            for i, (record, p) in enumerate(zip(records, payloads, strict=True))
+        ]
+
+    def supersede(
+        self,
+        space: SpaceRef,
+        old_id: str,
+        text: str,
+        *,
+        kind: str | None = None,
+        tags: Sequence[str] | None = None,
+        occurred_at: TimeRef = None,
+        reason: str | None = None,
+        attributes: dict[str, Any] | None = None,
+    ) -> Record:
+        """Replace an active record with a new fact. The old one becomes superseded, valid until the
+        new one's `occurred_at`."""
+        target = self.space(space, create=False)
+        old = self.store.get(target.id, old_id)
+        item = RetainItem(text, kind or old.kind, old.tags if tags is None else tags, occurred_at, None, attributes)
+        draft, when = self._draft(item)
+        if when < old.occurred_at:
+            raise InvalidInput("occurred_at: a superseding record cannot predate the record it replaces")
+        new = new_record(target.id, draft, status=Status.ACTIVE, occurred_at=when, now=utcnow(), supersedes=(old.id,))
+        after, event = transition(
+            old,
+            Status.SUPERSEDED,
+            actor=self.actor,
+            at=new.recorded_at,
+            reason=_reason(reason),
+            valid_to=when,
+            superseded_by=new.id,
+        )
+        self.store.apply(
+            ChangeSet(
+                target.id,
+                inserts=self._index([new]),
+                transitions=[(old, after)],
+                events=[_created(new, self.actor), event],
+            )
+        )
+        return new
+
+    def edit(
+        self,
+        space: SpaceRef,
+        record_id: str,
+        text: str,
+        *,
+        tags: Sequence[str] | None = None,
+        reason: str | None = None,
+    ) -> Record:
+        """A corrected version of a record (same lineage, same valid time). The old version of an
+        active record becomes superseded; an edited candidate is rejected in favour of the edit."""
+        target = self.space(space, create=False)
+        old = self.store.get(target.id, record_id)
+        item = RetainItem(text, old.kind, old.tags if tags is None else tags, old.occurred_at)
+        draft, _ = self._draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
+        new = next_version(old, draft, status=old.status, now=utcnow())
+        if old.status is Status.ACTIVE:
+            after, event = transition(
+                old,
+                Status.SUPERSEDED,
+                actor=self.actor,
+                at=new.recorded_at,
+                reason=_reason(reason) or "edited",
+                valid_to=old.occurred_at,
+                superseded_by=new.id,
+            )
+        else:
+            after, event = transition(
+                old,
+                Status.REJECTED,
+                actor=self.actor,
+                at=new.recorded_at,
+                reason=_reason(reason) or "replaced by an edited version",
+            )
+        self.store.apply(
+            ChangeSet(
+                target.id,
+                inserts=self._index([new]),
+                transitions=[(old, after)],
+                events=[_created(new, self.actor), event],
+            )
+        )
+        return new
+
+    def approve(self, space: SpaceRef, record_id: str, *, reason: str | None = None) -> Record:
+        return self._move(space, record_id, Status.ACTIVE, reason)
+
+    def reject(self, space: SpaceRef, record_id: str, *, reason: str | None = None) -> Record:
+        return self._move(space, record_id, Status.REJECTED, reason)
+
+    def retract(self, space: SpaceRef, record_id: str, *, why: str) -> Record:
+        """Withdraw an active record that was wrong; it stays in history, never in recall."""
+        return self._move(space, record_id, Status.RETRACTED, limits.clean_text(why, field="why", limit=1000))
+
+    def _move(self, space: SpaceRef, record_id: str, status: Status, reason: str | None) -> Record:
+        target = self.space(space, create=False)
+        old = self.store.get(target.id, record_id)
+        after, event = transition(old, status, actor=self.actor, at=utcnow(), reason=_reason(reason))
+        self.store.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
+        return after
+
+    def forget(self, space: SpaceRef, record_id: str) -> int:
+        """Erase a record and every version of it, from every table and index. Returns versions erased."""
+        target = self.space(space, create=False)
+        record = self.store.get(target.id, record_id)
+        return self.store.forget(target.id, record.lineage_id, actor=self.actor)
+
+    # -- reads -----------------------------------------------------------------------------
+    def get(self, space: SpaceRef, record_id: str) -> Record:
+        return self.store.get(self.space(space, create=False).id, record_id)
+
+    def recall(
+        self,
+        space: SpaceRef,
+        query: str,
+        *,
+        k: int = 10,
+        kinds: Sequence[str] = (),
+        tags: Sequence[str] = (),
+        statuses: Sequence[Status] | None = None,
+        as_of: TimeRef = None,
+        after: TimeRef = None,
+        before: TimeRef = None,
+        strategy: str | RecallConfig = "balanced",
+        token_budget: int | None = None,
+    ) -> RecallResult:
+        """The records most relevant to `query`, current ones only unless `statuses` or `as_of`
+        say otherwise. `as_of` travels in valid time: what was true at that moment."""
+        text = limits.check_query(query)
+        limits.check_k(k)
+        when = None if as_of is None else parse_time(as_of, field="as_of")
+        if statuses is None:
+            statuses = (Status.ACTIVE, Status.SUPERSEDED) if when is not None else (Status.ACTIVE,)
+        flt = RecordFilter(
+            statuses=tuple(Status(s) for s in statuses),
+            kinds=tuple(limits.check_kind(kind) for kind in kinds),
+            tags=limits.check_tags(tags),
+            occurred_after=None if after is None else parse_time(after, field="after"),
+            occurred_before=None if before is None else parse_time(before, field="before"),
+            as_of=when,
+        )
+        if token_budget is not None and token_budget < 1:
+            raise InvalidInput("token_budget: must be at least 1")
+        try:
+            target = self.space(space, create=False)
+        except LookupError:
+            return RecallResult(query=text, strategy=preset(strategy).name, hits=[], tokens=0)
+        request = RecallRequest(target.id, text, k, flt, preset(strategy), token_budget)
+        return run_recall(self.store, self.embedder, request)
+
+    def history(self, space: SpaceRef, record_id: str) -> History:
+        """The record's versions and supersession chain (both directions), oldest first."""
+        target = self.space(space, create=False)
+        start = self.store.get(target.id, record_id)
+        seen: dict[str, Record] = {}
+        frontier = [start]
+        while frontier and len(seen) < 1000:
+            record = frontier.pop()
+            if record.id in seen:
+                continue
+            seen[record.id] = record
+            linked = [*self.store.lineage(target.id, record.lineage_id)]
+            ids = [*record.supersedes, *([record.superseded_by] if record.superseded_by else [])]
+            linked.extend(self.store.get_many(target.id, ids))
+            frontier.extend(r for r in linked if r.id not in seen)
+        chain = sorted(seen.values(), key=lambda r: (r.recorded_at, r.id))
+        events: list[AuditEvent] = []
+        for record in chain:
+            events.extend(self.store.audit_events(target.id, record_id=record.id, limit=1000))
+        events.sort(key=lambda e: (e.at, e.id), reverse=True)
+        return History(record=start, chain=chain, events=events)
+
+    def list_records(
+        self,
+        space: SpaceRef,
+        *,
+        statuses: Sequence[Status] = (Status.ACTIVE,),
+        kinds: Sequence[str] = (),
+        limit: int = 100,
+        after_id: str | None = None,
+    ) -> list[Record]:
+        try:
+            target = self.space(space, create=False)
+        except LookupError:
+            return []
+        flt = RecordFilter(statuses=tuple(statuses), kinds=tuple(kinds))
+        return self.store.list_records(target.id, flt, limit=limit, after_id=after_id)
+
+    # -- transfer --------------------------------------------------------------------------
+    def export_jsonl(self, space: SpaceRef, path: str | Path) -> int:
+        """Write every record (all statuses and versions) and audit event of a space to JSONL."""
+        from forethought.transfer import export_space
+
+        return export_space(self, self.space(space, create=False), Path(path))
+
+    def import_jsonl(
+        self, space: SpaceRef, path: str | Path, *, progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Read a file written by `export_jsonl` into a space; returns records imported. The whole
+        file is validated before anything is written; records already present are skipped."""
+        from forethought.transfer import import_space
+
+        return import_space(self, self.space(space), Path(path), progress=progress)
+
+
+def _created(record: Record, actor: str) -> AuditEvent:
+    return AuditEvent(
+        id=new_id(),
+        space_id=record.space_id,
+        action=Action.CREATED,
+        actor=actor,
+        at=record.recorded_at,
+        record_id=record.id,
+        lineage_id=record.lineage_id,
+        to_status=record.status.value,
+        details={"kind": record.kind, "version": record.version, "source": record.provenance.source},
+    )
+
+
+def _same_or_conflict(existing: Record, draft: Draft) -> None:
+    if existing.statement != draft.statement or existing.kind != draft.kind:
+        raise Conflict(f"external id {draft.external_id!r} already names record {existing.handle} with other content")
+
+
+def _reason(reason: str | None) -> str | None:
+    return None if reason is None else limits.clean_text(reason, field="reason", limit=1000)
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    message = str(error.get("msg", "invalid value"))
+    return message.removeprefix("Value error, ")

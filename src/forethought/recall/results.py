@@ -1,0 +1,48 @@
+"""What recall returns: hits with their score breakdown, and the run's bookkeeping."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from forethought.domain import Record
+
+__all__ = ["RecallHit", "RecallResult", "SignalScore"]
+
+
+class SignalScore(BaseModel):
+    """One signal's part in a hit's score: its rank in that signal, raw score and RRF share."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rank: int
+    raw: float
+    contribution: float
+
+
+class RecallHit(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    record: Record
+    score: float
+    tokens: int
+    why: dict[str, SignalScore] = Field(default_factory=dict)
+
+    def explain(self) -> str:
+        """A one-line reason, e.g. `keyword #1 (8.42) + semantic #3 (0.61)`."""
+        parts = [
+            f"{name} #{s.rank} ({s.raw:.3g})" for name, s in sorted(self.why.items(), key=lambda i: -i[1].contribution)
+        ]
+        return " + ".join(parts) or "no signal"
+
+
+class RecallResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    strategy: str
+    hits: list[RecallHit]
+    tokens: int
+    # Ranked high enough to return but left out because the token budget was spent.
+    over_budget: int = 0
+    candidates: int = 0
+    timings_ms: dict[str, float] = Field(default_factory=dict)

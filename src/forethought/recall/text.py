@@ -1,0 +1,109 @@
+"""Text analysis shared by indexing and querying: words, identifiers, names, FTS queries.
+
+Embeddings blur exact identifiers (`PrismaClient`, `X-ApexCart-CSRF`) into their neighbours, so
+identifiers and proper names are also kept as exact *terms*; and because the keyword index splits
+on punctuation but not on case, camelCase identifiers are indexed with their parts spelled out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["QueryAnalysis", "analyze", "identifier_parts", "search_text", "terms", "words"]
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just me
+    more most my myself no nor not now of off on once only or other our ours ourselves out over own
+    same she should so some such than that the their theirs them themselves then there these they
+    this those through to too under until up very was we were what when where which while who whom
+    why will with would you your yours yourself yourselves also ever yet s t don didn doesn isn wasn
+    let us get got like really yeah oh hey hi okay ok well much many one
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+# Capitalised words that start sentences or questions and name nothing.
+_NOT_NAMES = STOPWORDS | frozenset(
+    ["yes", "thanks", "thank", "sure", "wow", "great", "awesome", "cool", "nice", "good", "hello", "sounds"]
+)
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/\-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _is_identifier(token: str) -> bool:
+    """Code-like tokens: camelCase, snake_case, kebab-Case with capitals, dotted, digits in words."""
+    if len(token) < 3:
+        return False
+    has_lower_upper = re.search(r"[a-z][A-Z]", token) is not None
+    has_inner_caps = re.fullmatch(r"[A-Z]{2,}[a-z0-9]*", token) is not None and not token.isdigit()
+    has_joiner = any(c in token for c in "_./:") or ("-" in token and any(c.isupper() for c in token))
+    has_mixed_digits = bool(re.search(r"[A-Za-z]", token)) and bool(re.search(r"\d", token))
+    return has_lower_upper or has_inner_caps or has_joiner or has_mixed_digits
+
+
+def identifier_parts(token: str) -> list[str]:
+    """`X-ApexCart-CSRF` → [x, apex, cart, csrf]; `prisma_client.v2` → [prisma, client, v, 2]."""
+    parts: list[str] = []
+    for chunk in re.split(r"[_.:/\-]+", token):
+        parts.extend(p.lower() for p in _CAMEL.findall(chunk))
+    return [p for p in parts if p]
+
+
+def _identifiers(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text) if _is_identifier(t)]
+
+
+def terms(text: str) -> list[str]:
+    """Exact-match terms: identifiers as written (lower-cased) and capitalised names."""
+    found: list[str] = []
+    for ident in _identifiers(text):
+        found.append(ident.lower().rstrip(".:/-"))
+    for name in _NAME.findall(text):
+        lowered = name.lower()
+        if lowered not in _NOT_NAMES and len(lowered) > 2:
+            found.append(lowered)
+    seen: dict[str, None] = {}
+    for term in found:
+        seen.setdefault(term, None)
+    return list(seen)
+
+
+def search_text(text: str) -> str:
+    """Extra keyword-index text: identifier parts spelled out, so `prisma client` finds
+    `PrismaClient` (the tokenizer alone would index only `prismaclient`)."""
+    extra: list[str] = []
+    for ident in _identifiers(text):
+        parts = identifier_parts(ident)
+        if len(parts) > 1:
+            extra.append(" ".join(parts))
+    return " ".join(extra)
+
+
+@dataclass(frozen=True)
+class QueryAnalysis:
+    fts_query: str  # an FTS5 expression: quoted tokens joined with OR ("" when none)
+    terms: tuple[str, ...]
+    keywords: tuple[str, ...]
+
+
+def analyze(query: str) -> QueryAnalysis:
+    tokens: list[str] = []
+    for word in words(query):
+        if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
+            tokens.append(word)
+    for ident in _identifiers(query):
+        tokens.extend(p for p in identifier_parts(ident) if p not in STOPWORDS)
+    unique = list(dict.fromkeys(t for t in tokens if t))
+    # Each token is quoted, so nothing a user types can be read as FTS syntax.
+    fts = " OR ".join('"' + t.replace('"', '""') + '"' for t in unique[:64])
+    return QueryAnalysis(fts_query=fts, terms=tuple(terms(query)), keywords=tuple(unique))

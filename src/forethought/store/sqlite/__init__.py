@@ -1,0 +1,5 @@
+"""The embedded SQLite store."""
+
+from forethought.store.sqlite.store import SQLiteStore
+
+__all__ = ["SQLiteStore"]

@@ -1,0 +1,118 @@
+"""The SQL behind the store's three searches, and the record filter they share."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from forethought.domain import Record
+from forethought.domain.times import format_time
+from forethought.store.base import RecordFilter, ScoredId, Vector
+from forethought.store.sqlite.vector_cache import VectorCache
+
+__all__ = ["by_terms", "filter_sql", "fts_body", "keyword", "nearest"]
+
+Own = Callable[[str, str], bool]
+
+
+def fts_body(record: Record, search_text: str) -> str:
+    """What the keyword index sees: the statement, the extra search text, kind and tags."""
+    parts = [record.statement, search_text, record.kind.replace("_", " "), " ".join(record.tags)]
+    return "\n".join(p for p in parts if p)
+
+
+def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:
+    """A WHERE fragment (over records aliased `alias`) and its parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if flt.statuses:
+        clauses.append(f"{alias}.status IN ({', '.join('?' * len(flt.statuses))})")
+        params.extend(s.value for s in flt.statuses)
+    if flt.kinds:
+        clauses.append(f"{alias}.kind IN ({', '.join('?' * len(flt.kinds))})")
+        params.extend(flt.kinds)
+    for tag in flt.tags:
+        clauses.append(f"EXISTS (SELECT 1 FROM record_tags t WHERE t.record_rowid = {alias}.rowid AND t.tag = ?)")
+        params.append(tag)
+    if flt.occurred_after is not None:
+        clauses.append(f"{alias}.occurred_at >= ?")
+        params.append(format_time(flt.occurred_after))
+    if flt.occurred_before is not None:
+        clauses.append(f"{alias}.occurred_at < ?")
+        params.append(format_time(flt.occurred_before))
+    if flt.as_of is not None:
+        when = format_time(flt.as_of)
+        clauses.append(f"{alias}.occurred_at <= ? AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
+        params.extend([when, when])
+    return (" AND ".join(clauses) or "1"), params
+
+
+def keyword(conn: Any, space_id: str, query: str, flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
+    where, params = filter_sql(flt)
+    rows = conn.execute(
+        "SELECT r.id, r.space_id, bm25(records_fts) AS rank FROM records_fts"
+        " JOIN records r ON r.rowid = records_fts.rowid"
+        f" WHERE records_fts MATCH ? AND r.space_id = ? AND {where}"
+        " ORDER BY rank LIMIT ?",
+        (query, space_id, *params, limit),
+    ).fetchall()
+    # bm25() is lower-is-better; flip it so every signal reads higher-is-better.
+    return [ScoredId(r[0], -float(r[2])) for r in rows if own(space_id, r[1])]
+
+
+def nearest(
+    conn: Any, cache: VectorCache, space_id: str, vector: Vector, flt: RecordFilter, limit: int, own: Own
+) -> list[ScoredId]:
+    """Nearest neighbours that pass the filter. The index knows nothing of status or kind, so ask
+    it for more than needed and widen until enough pass or the whole space was considered."""
+    query = np.ascontiguousarray(vector, dtype=np.float32)
+    where, params = filter_sql(flt)
+    want = max(limit * 4, 64)
+    while True:
+        hits, size = cache.search(conn, space_id, query, want)
+        if not hits:
+            return []
+        by_rowid = dict(hits)
+        passed: list[ScoredId] = []
+        keys = list(by_rowid)
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            rows = conn.execute(
+                f"SELECT r.rowid, r.id, r.space_id FROM records r WHERE r.rowid IN ({', '.join('?' * len(chunk))})"
+                f" AND {where}",
+                (*chunk, *params),
+            ).fetchall()
+            passed.extend(ScoredId(r[1], by_rowid[r[0]]) for r in rows if own(space_id, r[2]))
+        if len(passed) >= limit or want >= size:
+            passed.sort(key=lambda s: -s.score)
+            return passed[:limit]
+        want *= 4
+
+
+def by_terms(conn: Any, space_id: str, terms: Sequence[str], flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
+    """Records sharing exact terms with the query, each shared term weighted by its rarity (IDF),
+    so a name that appears everywhere in a space counts for little and an identifier for a lot."""
+    unique = sorted(set(terms))[:64]
+    marks = ", ".join("?" * len(unique))
+    size_row = conn.execute("SELECT vec_adds - vec_removes FROM spaces WHERE id = ?", (space_id,)).fetchone()
+    df_rows = conn.execute(
+        f"SELECT term, COUNT(*) FROM record_terms WHERE space_id = ? AND term IN ({marks}) GROUP BY term",
+        (space_id, *unique),
+    ).fetchall()
+    if not df_rows:
+        return []
+    size = max(int(size_row[0]) if size_row else 0, max(df for _, df in df_rows), 1)
+    idf = {term: math.log(1 + size / df) for term, df in df_rows}
+    where, params = filter_sql(flt)
+    weights = " ".join(f"WHEN ? THEN {w!r}" for w in idf.values())
+    rows = conn.execute(
+        f"SELECT r.id, r.space_id, SUM(CASE t.term {weights} ELSE 0 END) AS score"
+        " FROM record_terms t JOIN records r ON r.rowid = t.record_rowid"
+        f" WHERE t.space_id = ? AND t.term IN ({', '.join('?' * len(idf))}) AND {where}"
+        " GROUP BY r.rowid ORDER BY score DESC, r.rowid DESC LIMIT ?",
+        (*idf.keys(), space_id, *idf.keys(), *params, limit),
+    ).fetchall()
+    return [ScoredId(r[0], float(r[2])) for r in rows if own(space_id, r[1])]
