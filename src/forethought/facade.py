@@ -442,9 +442,10 @@ class Forethought:
     ) -> int:
         """Read a file written by `export_jsonl` into a space; returns records imported. The whole
         file is validated before anything is written; records already present are skipped."""
-        from forethought.transfer import import_space
+        from forethought.transfer import import_space, read_export
 
-        return import_space(self, self.space(space), Path(path), progress=progress)
+        export = read_export(Path(path))
+        return import_space(self, self.space(space), export, progress=progress)
 
 
 def _created(record: Record, actor: str) -> AuditEvent:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ from forethought.store.base import ChangeSet, RecordFilter
 if TYPE_CHECKING:
     from forethought.facade import Forethought
 
-__all__ = ["EXPORT_FORMAT", "MAX_LINE_BYTES", "export_space", "import_space"]
+__all__ = ["EXPORT_FORMAT", "MAX_LINE_BYTES", "Export", "export_space", "import_space", "read_export"]
 
 EXPORT_FORMAT = "forethought-export"
 EXPORT_VERSION = 1
@@ -107,7 +108,21 @@ def _read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, obj
 
 
-def _parse(path: Path, space: Space) -> tuple[list[Record], list[AuditEvent]]:
+@dataclass(frozen=True)
+class Export:
+    """A parsed, validated export, not yet bound to a space."""
+
+    records: list[Record]
+    events: list[AuditEvent]
+
+
+# Records are validated before the target space is resolved (so a bad file creates nothing);
+# they carry this placeholder until import binds them to the space.
+_UNBOUND = "unbound"
+
+
+def read_export(path: Path) -> Export:
+    """Parse and validate a whole export file; raises InvalidInput naming the first bad line."""
     records: list[Record] = []
     events: list[AuditEvent] = []
     saw_header = False
@@ -125,14 +140,14 @@ def _parse(path: Path, space: Space) -> tuple[list[Record], list[AuditEvent]]:
             if kind == "record":
                 obj.pop("space_id", None)
                 obj.pop("handle", None)
-                record = Record.model_validate({**obj, "space_id": space.id, "handle": handle_for(str(obj.get("id")))})
+                record = Record.model_validate({**obj, "space_id": _UNBOUND, "handle": handle_for(str(obj.get("id")))})
                 check_statement(record.statement)
                 check_kind(record.kind)
                 check_tags(record.tags)
                 check_attributes(record.attributes)
                 records.append(record)
             elif kind == "event":
-                events.append(AuditEvent.model_validate({**obj, "space_id": space.id}))
+                events.append(AuditEvent.model_validate({**obj, "space_id": _UNBOUND}))
             else:
                 raise InvalidInput(f"{where}: unknown line type {kind!r}")
         except ValidationError as exc:
@@ -146,7 +161,7 @@ def _parse(path: Path, space: Space) -> tuple[list[Record], list[AuditEvent]]:
     ids = [r.id for r in records]
     if len(set(ids)) != len(ids):
         raise InvalidInput(f"{path}: the same record id appears twice")
-    return records, events
+    return Export(records, events)
 
 
 def _derived_id(space_id: str, original: str) -> str:
@@ -157,9 +172,10 @@ def _derived_id(space_id: str, original: str) -> str:
 
 
 def import_space(
-    memory: Forethought, space: Space, path: Path, *, progress: Callable[[int, int], None] | None = None
+    memory: Forethought, space: Space, export: Export, *, progress: Callable[[int, int], None] | None = None
 ) -> int:
-    records, events = _parse(path, space)
+    records = [r.model_copy(update={"space_id": space.id}) for r in export.records]
+    events = [e.model_copy(update={"space_id": space.id}) for e in export.events]
     store = memory.store
     taken = store.ids_in_use([r.id for r in records])
     present = store.ids_in_use(list(taken), space_id=space.id)

@@ -30,8 +30,8 @@ EXIT_CODES: list[tuple[type[ForethoughtError], int]] = [
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"error: {message}\n")
+        # One line, like every other error; the usage is one --help away.
+        self.exit(2, f"error: {message} (see: {self.prog} --help)\n")
 
 
 def _common(parser: argparse.ArgumentParser, *, top: bool) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from forethought.errors import BackendError, StoreBusy
+from forethought.errors import BackendError, Conflict, StoreBusy
 
 try:  # pragma: no cover - which branch runs depends on the platform
     sqlite3: Any = importlib.import_module("pysqlite3.dbapi2")
@@ -79,5 +79,7 @@ def retrying(fn: Callable[[], T], *, counter: Callable[[], None] | None = None) 
             log.debug("database busy, retrying in %.3fs", delay)
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 0.25)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"the change conflicts with stored data: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             raise BackendError(f"database error: {exc}") from exc

@@ -91,7 +91,7 @@ class SQLiteStore(Store):
                     conn.execute("ROLLBACK")
                 raise
 
-        return self._guard(lambda: retrying(attempt, counter=self._count_retry))
+        return retrying(attempt, counter=self._count_retry)
 
     def _read(self, fn: Callable[[Any], T]) -> T:
         """Run `fn(conn)` in one read transaction (a consistent snapshot)."""
@@ -105,18 +105,11 @@ class SQLiteStore(Store):
                 if conn.in_transaction:
                     conn.execute("COMMIT")
 
-        return self._guard(lambda: retrying(attempt, counter=self._count_retry))
+        return retrying(attempt, counter=self._count_retry)
 
     def _fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
         rows: list[Any] = self._read(lambda c: c.execute(sql, args).fetchall())
         return rows
-
-    @staticmethod
-    def _guard(fn: Callable[[], T]) -> T:
-        try:
-            return fn()
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(f"the change conflicts with stored data: {exc}") from exc
 
     def close(self) -> None:
         with self._conns_lock:

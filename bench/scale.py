@@ -1,0 +1,174 @@
+"""Scale: recall latency, ingest throughput, file size and peak RSS at 10k / 100k / 1M records.
+
+    python -m bench.scale [--sizes 10000,100000,1000000] [--out bench/results/scale.json]
+
+Each size runs in a fresh subprocess (so peak RSS is that size's alone) on a fresh database:
+1. ingest rate with the real ONNX embedder: `retain_many` of `--ingest` records (embedding included);
+2. the rest of the space is bulk-loaded straight into the store with *synthetic* vectors: a pool of
+   real MiniLM vectors of generated texts, each reused with gaussian noise and re-normalised
+   (embedding a million texts would take most of an hour here); the results say so;
+3. recall latency p50/p95 over `--queries` queries through the façade (query embedding included),
+   after one warm-up query whose time (building the in-memory vector index) is reported separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]:
+    from bench.synthetic import memories, queries
+    from forethought import Forethought, RetainItem, Status
+    from forethought.domain.times import parse_time, utcnow
+    from forethought.store.base import ChangeSet, NewRecord
+    from forethought.writing import Draft, index_payload, new_record
+
+    tmp = Path(tempfile.mkdtemp(prefix="ft-scale-"))
+    db = tmp / "scale.db"
+    out: dict[str, Any] = {"size": size}
+    with Forethought.open(db, embedder="minilm") as memory:
+        embedder = memory.embedder
+        assert embedder is not None
+        texts = memories(size, seed=size)
+        # 1. the real ingest path
+        first = [next(texts) for _ in range(min(ingest, size))]
+        start = time.perf_counter()
+        memory.retain_many("bench", [RetainItem(t) for t in first], batch_size=64)
+        out["ingest_records_per_s"] = round(len(first) / (time.perf_counter() - start), 1)
+        out["ingest_records"] = len(first)
+
+        # 2. bulk load the rest with synthetic vectors
+        rng = np.random.default_rng(size)
+        pool_texts = list(memories(pool, seed=7))
+        pool_vectors = embedder.embed(pool_texts)
+        space_id = memory.space("bench").id
+        start = time.perf_counter()
+        loaded = len(first)
+        base_time = parse_time("2024-01-01")
+        while loaded < size:
+            batch = []
+            for _ in range(min(5000, size - loaded)):
+                text = next(texts)
+                vec = pool_vectors[rng.integers(pool)] + rng.normal(0, 0.02, embedder.dim).astype(np.float32)
+                vec /= np.linalg.norm(vec)
+                record = new_record(space_id, Draft(kind="note", statement=text),
+                                    status=Status.ACTIVE,
+                                    occurred_at=base_time + timedelta(minutes=loaded), now=utcnow())
+                p = index_payload(record)
+                batch.append(NewRecord(record, vec.astype(np.float32), p.terms, p.search_text))
+                loaded += 1
+            memory.store.apply(ChangeSet(space_id, inserts=batch))
+        bulk_s = time.perf_counter() - start
+        out["bulk_load_records_per_s"] = round((size - len(first)) / bulk_s, 1) if size > len(first) else None
+        out["vectors"] = "real (MiniLM)" if size <= ingest else f"{len(first)} real, rest synthetic from a pool of {pool}"
+
+        # 3. recall latency
+        qs = queries(n_queries, size)
+        start = time.perf_counter()
+        memory.recall("bench", "warm-up query about the PostgreSQL migration")
+        out["first_recall_ms"] = round((time.perf_counter() - start) * 1000, 1)
+        latencies = []
+        stage: dict[str, list[float]] = {}
+        for q in qs:
+            start = time.perf_counter()
+            result = memory.recall("bench", q, k=10)
+            latencies.append((time.perf_counter() - start) * 1000)
+            for name, ms in result.timings_ms.items():
+                stage.setdefault(name, []).append(ms)
+        out["recall_p50_ms"] = round(_percentile(latencies, 0.5), 2)
+        out["recall_p95_ms"] = round(_percentile(latencies, 0.95), 2)
+        out["recall_mean_ms"] = round(statistics.fmean(latencies), 2)
+        out["stage_p50_ms"] = {k: round(_percentile(v, 0.5), 2) for k, v in stage.items()}
+        out["stage_p95_ms"] = {k: round(_percentile(v, 0.95), 2) for k, v in stage.items()}
+    out["file_mb"] = round(sum(p.stat().st_size for p in tmp.glob("scale.db*")) / 1e6, 1)
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    for p in tmp.iterdir():
+        p.unlink()
+    tmp.rmdir()
+    return out
+
+
+def _plot(results: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [r["size"] for r in results]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(sizes, [r["recall_p50_ms"] for r in results], marker="o", label="p50")
+    ax.plot(sizes, [r["recall_p95_ms"] for r in results], marker="o", label="p95")
+    ax.set_xscale("log")
+    ax.set_xlabel("records in the space")
+    ax.set_ylabel("recall latency (ms, query embedding included)")
+    ax.set_title("Forethought recall latency vs space size (2 CPU cores)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--ingest", type=int, default=2000, help="records ingested through the real embedder")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--pool", type=int, default=5000, help="real vectors reused for the synthetic ones")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "scale.json"))
+    parser.add_argument("--plot", default=str(ROOT / "docs" / "scale_latency.png"))
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: run one size in this process
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one, args.ingest, args.queries, args.pool)))
+        return
+    results = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        print(f"size {size:,} ...", file=sys.stderr, flush=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "bench.scale", "--one", str(size), "--ingest", str(args.ingest),
+             "--queries", str(args.queries), "--pool", str(args.pool)],
+            cwd=ROOT, capture_output=True, text=True, check=False,
+        )
+        if proc.returncode != 0:
+            sys.exit(f"size {size} failed:\n{proc.stderr}")
+        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        print(json.dumps(results[-1]), file=sys.stderr)
+    report = {
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "command": "python -m bench.scale " + " ".join(sys.argv[1:]),
+        "results": results,
+    }
+    Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    _plot(results, Path(args.plot))
+    print("| records | recall p50 | recall p95 | first recall | ingest (ONNX) | bulk load | file | peak RSS |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r['size']:,} | {r['recall_p50_ms']} ms | {r['recall_p95_ms']} ms | {r['first_recall_ms']} ms "
+              f"| {r['ingest_records_per_s']}/s | {r['bulk_load_records_per_s']}/s | {r['file_mb']} MB "
+              f"| {r['peak_rss_mb']} MB |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Bad input: a one-line error, a non-zero exit, never a traceback, and nothing changed."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Cli, Result
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(path.parent.glob(path.name + "*")))).hexdigest()
+
+
+def _one_line_error(result: Result, code: int = 2) -> None:
+    assert result.code == code, (result.code, result.out, result.err)
+    assert "Traceback" not in result.err
+    lines = [line for line in result.err.splitlines() if line.strip()]
+    assert len(lines) == 1 or (len(lines) == 2 and lines[0].startswith("usage:")), result.err
+    assert lines[-1].startswith("error: ")
+
+
+@pytest.fixture
+def seeded(cli: Cli) -> tuple[Cli, str]:
+    rid = cli("retain", "--space", "p", "--kind", "note", "A fact that exists.").out.strip()
+    return cli, rid
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code"),
+    [
+        (["retain", "--space", "p", "--kind", "note", ""], None, 2),
+        (["retain", "--space", "p", "--kind", "note", "   "], None, 2),
+        (["retain", "--space", "p", "--kind", "note", "x" * 4001], None, 2),
+        (["retain", "--space", "p", "--kind", "Not A Kind", "text"], None, 2),
+        (["retain", "--space", "p", "--kind", "note", "--occurred-at", "yesterday-ish", "text"], None, 2),
+        (["retain", "--space", "p", "--kind", "note", "--occurred-at", "2026-13-45", "text"], None, 2),
+        (["retain", "--space", "p", "--kind", "note", "--tag", "bad tag!", "text"], None, 2),
+        (["retain", "--space", "", "--kind", "note", "text"], None, 2),
+        (["retain", "--space", "p", "--kind", "note", "-"], b"has a NUL \x00 byte", 2),
+        (["retain", "--space", "p", "--kind", "note", "-"], b"bad utf-8 \xff\xfe", 2),
+        (["recall", "--space", "p", "--as-of", "not-a-date", "fact"], None, 2),
+        (["recall", "--space", "p", "--k", "0", "fact"], None, 2),
+        (["recall", "--space", "p", "--k", "many", "fact"], None, 2),
+        (["recall", "--space", "p", ""], None, 2),
+        (["recall", "--space", "p", "--strategy", "nonsense", "fact"], None, 2),
+        (["supersede", "--space", "p", "01UNKNOWNID", "new text"], None, 3),
+        (["retract", "--space", "p", "--why", "x", "zzzzzzzz"], None, 3),
+        (["forget", "--space", "p", "nope"], None, 3),
+        (["history", "--space", "p", "nope"], None, 3),
+        (["forget", "--space", "nobody", "nope"], None, 3),
+        (["retain", "--space", "p", "text-without-kind"], None, 2),
+        (["no-such-command"], None, 2),
+    ],
+)
+def test_bad_input_is_refused_cleanly(seeded: tuple[Cli, str], args: list[str], stdin: bytes | None,
+                                      code: int) -> None:
+    cli, _ = seeded
+    before = _digest(cli.db)
+    _one_line_error(cli(*args, stdin=stdin), code)
+    assert _digest(cli.db) == before
+
+
+def test_invalid_transitions_are_refused(seeded: tuple[Cli, str]) -> None:
+    cli, rid = seeded
+    assert cli("retract", "--space", "p", "--why", "wrong", rid).code == 0
+    before = _digest(cli.db)
+    _one_line_error(cli("supersede", "--space", "p", rid, "new"), 2)
+    _one_line_error(cli("retract", "--space", "p", "--why", "again", rid), 2)
+    assert _digest(cli.db) == before
+
+
+def test_reading_commands_do_not_create_a_database(cli: Cli, tmp_path: Path) -> None:
+    _one_line_error(cli("recall", "--space", "p", "anything"), 3)
+    _one_line_error(cli("history", "--space", "p", "x"), 3)
+    assert not cli.db.exists()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe\x00garbage", b'{"type":"header","format":"forethought-export","version":1}\n{"type":"record"}\n',
+     b"[1, 2, 3]\n"],
+)
+def test_bad_import_files_are_refused(seeded: tuple[Cli, str], tmp_path: Path, content: bytes) -> None:
+    cli, _ = seeded
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(content)
+    before = _digest(cli.db)
+    _one_line_error(cli("import", "--space", "q", str(bad)), 2)
+    assert _digest(cli.db) == before
+
+
+def test_missing_import_file(seeded: tuple[Cli, str], tmp_path: Path) -> None:
+    cli, _ = seeded
+    _one_line_error(cli("import", "--space", "q", str(tmp_path / "missing.jsonl")), 2)
+
+
+def test_json_errors_are_machine_readable(seeded: tuple[Cli, str]) -> None:
+    cli, _ = seeded
+    result = cli("forget", "--json", "--space", "p", "nope")
+    assert result.code == 3
+    assert result.json() == {"error": {"code": "not_found", "message": "no record 'nope' in this space"}}
+
+
+def test_a_database_made_with_another_embedder_is_refused(seeded: tuple[Cli, str]) -> None:
+    cli, _ = seeded
+    env = {**cli.env, "FORETHOUGHT_EMBEDDER": "minilm"}
+    result = cli("recall", "--space", "p", "fact", env=env)
+    _one_line_error(result, 4)
+    assert "hashing" in result.err

@@ -1,0 +1,95 @@
+"""Export / import: a lossless JSON Lines round trip, validated before anything is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forethought import Forethought, InvalidInput, Status
+from forethought.embed.hashing import HashingEmbedder
+
+
+def _populate(memory: Forethought) -> None:
+    a = memory.retain("src", "Ana applied to Contoso.", kind="application", tags=["apps"],
+                      occurred_at="2026-01-01", external_id="e1", attributes={"company": "Contoso"},
+                      context="neighbouring turn text").record
+    memory.supersede("src", a.id, "Contoso rejected Ana.", occurred_at="2026-02-01")
+    b = memory.retain("src", "Ana knows Pyhton.", kind="skill").record
+    memory.edit("src", b.id, "Ana knows Python.")
+    c = memory.retain("src", "Ana wants to be a chef.", kind="target_role").record
+    memory.retract("src", c.id, why="joke")
+    memory.retain("src", "Candidate fact.", status=Status.CANDIDATE)
+
+
+def _comparable(memory: Forethought, space: str) -> list[dict[str, object]]:
+    records = memory.list_records(space, statuses=list(Status), limit=1000)
+    return [r.model_dump(mode="json", exclude={"space_id"}) for r in records]
+
+
+def test_round_trip_into_another_database_is_lossless(memory: Forethought, tmp_path: Path) -> None:
+    _populate(memory)
+    out = tmp_path / "export.jsonl"
+    assert memory.export_jsonl("src", out) == 6
+    with Forethought.open(tmp_path / "other.db", embedder=HashingEmbedder()) as other:
+        seen: list[tuple[int, int]] = []
+        assert other.import_jsonl("dst", out, progress=lambda d, t: seen.append((d, t))) == 6
+        assert seen[-1] == (6, 6)
+        assert _comparable(other, "dst") == _comparable(memory, "src")
+        again = tmp_path / "again.jsonl"
+        other.export_jsonl("dst", again)
+        strip = lambda p: [json.loads(x) for x in p.read_text().splitlines()[1:]]  # noqa: E731
+        original = [r for r in strip(out) if r["type"] == "record"]
+        assert [r for r in strip(again) if r["type"] == "record"] == original
+        assert other.import_jsonl("dst", out) == 0  # importing twice adds nothing
+        hits = other.recall("dst", "Contoso rejected")
+        assert hits.hits and hits.hits[0].record.statement == "Contoso rejected Ana."
+
+
+def test_import_into_a_second_space_of_the_same_database_remaps_ids(memory: Forethought, tmp_path: Path) -> None:
+    _populate(memory)
+    out = tmp_path / "export.jsonl"
+    memory.export_jsonl("src", out)
+    assert memory.import_jsonl("copy", out) == 6
+    assert memory.import_jsonl("copy", out) == 0
+    src_ids = {r["id"] for r in _comparable(memory, "src")}
+    copy = _comparable(memory, "copy")
+    assert not src_ids & {r["id"] for r in copy}
+    superseded = [r for r in copy if r["status"] == "superseded" and r["superseded_by"]]
+    assert superseded and all(r["superseded_by"] in {c["id"] for c in copy} for r in superseded)
+    history = memory.history("copy", superseded[0]["id"])  # type: ignore[arg-type]
+    assert len(history.chain) == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty file"),
+        (b'{"type": "record"}\n', "not a Forethought export"),
+        (b'{"type":"header","format":"forethought-export","version":99}\n', "version"),
+        (b'{"type":"header","format":"forethought-export","version":1}\nnot json\n', "not JSON"),
+        (b'{"type":"header","format":"forethought-export","version":1}\n\xff\xfe\n', "UTF-8"),
+        (b'{"type":"header","format":"forethought-export","version":1}\n{"type":"record","id":"x"}\n', "line 2"),
+    ],
+)
+def test_bad_import_files_change_nothing(memory: Forethought, tmp_path: Path, content: bytes, message: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    good_then_bad = content
+    bad.write_bytes(good_then_bad)
+    with pytest.raises(InvalidInput) as err:
+        memory.import_jsonl("dst", bad)
+    assert message in str(err.value) or message.replace("line ", ":") in str(err.value)
+    assert memory.list_records("dst", statuses=list(Status)) == []
+
+
+def test_a_bad_line_after_good_ones_writes_nothing(memory: Forethought, tmp_path: Path) -> None:
+    _populate(memory)
+    out = tmp_path / "export.jsonl"
+    memory.export_jsonl("src", out)
+    lines = out.read_text().splitlines()
+    lines.append('{"type":"record","id":"X","kind":"Bad Kind"}')
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InvalidInput):
+        memory.import_jsonl("dst", out)
+    assert memory.list_records("dst", statuses=list(Status)) == []

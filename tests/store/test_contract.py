@@ -1,0 +1,236 @@
+"""The Store contract, written once and run against every backend (see conftest.BACKENDS)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from forethought import Conflict, NotFound, Status
+from forethought.domain import Action, AuditEvent, Record, Role, Session, SpaceKey, Turn, new_id, transition
+from forethought.domain.times import parse_time, utcnow
+from forethought.embed.hashing import HashingEmbedder
+from forethought.recall.text import analyze
+from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
+from forethought.writing import Draft, index_payload, new_record
+
+EMBED = HashingEmbedder()
+T0 = parse_time("2026-01-01T00:00:00Z")
+
+
+def space(store: Store, name: str = "ana") -> str:
+    return store.resolve_space(SpaceKey(workspace="w", subject_type="student", subject_id=name)).id
+
+
+def make(space_id: str, text: str, *, kind: str = "note", tags: tuple[str, ...] = (), external_id: str | None = None,
+         status: Status = Status.ACTIVE, days: int = 0) -> Record:
+    draft = Draft(kind=kind, statement=text, tags=tags, external_id=external_id)
+    return new_record(space_id, draft, status=status, occurred_at=T0 + timedelta(days=days), now=utcnow())
+
+
+def insert(store: Store, *records: Record) -> None:
+    news = []
+    for r in records:
+        p = index_payload(r)
+        news.append(NewRecord(r, EMBED.embed_one(p.embed_text), p.terms, p.search_text))
+    store.apply(ChangeSet(records[0].space_id, inserts=news))
+
+
+def test_resolve_space_is_stable_and_distinct(store: Store) -> None:
+    a = space(store, "ana")
+    assert a == space(store, "ana")
+    assert a != space(store, "ben")
+    with pytest.raises(NotFound):
+        store.resolve_space(SpaceKey(subject_id="nobody"), create=False)
+    assert {s.id for s in store.list_spaces("w")} == {a, space(store, "ben")}
+
+
+def test_insert_then_get_by_id_and_handle(store: Store) -> None:
+    s = space(store)
+    r = make(s, "Ana knows Rust well.", kind="skill", tags=("lang",))
+    insert(store, r)
+    assert store.get(s, r.id) == r
+    assert store.get(s, r.handle) == r
+    assert store.get(s, r.handle.upper()) == r
+
+
+def test_get_refuses_a_record_of_another_space(store: Store) -> None:
+    a, b = space(store, "ana"), space(store, "ben")
+    r = make(a, "Ana's secret canary 7731.")
+    insert(store, r)
+    with pytest.raises(NotFound):
+        store.get(b, r.id)
+    assert store.get_many(b, [r.id]) == []
+    assert store.counters.foreign_rows_dropped >= 1
+
+
+def test_change_sets_are_atomic_and_compare_and_set(store: Store) -> None:
+    s = space(store)
+    r = make(s, "First fact.")
+    insert(store, r)
+    retracted, event = transition(r, Status.RETRACTED, actor="t", at=utcnow())
+    store.apply(ChangeSet(s, transitions=[(r, retracted)], events=[event]))
+    assert store.get(s, r.id).status is Status.RETRACTED
+    # A second change built from the stale 'active' copy must fail, and take its insert with it.
+    other = make(s, "Would be inserted with the stale change.")
+    stale, _ = transition(r, Status.SUPERSEDED, actor="t", at=utcnow())
+    p = index_payload(other)
+    with pytest.raises(Conflict):
+        store.apply(ChangeSet(s, inserts=[NewRecord(other, None, p.terms, p.search_text)], transitions=[(r, stale)]))
+    with pytest.raises(NotFound):
+        store.get(s, other.id)
+    assert store.get(s, r.id).status is Status.RETRACTED
+
+
+def test_external_ids_are_unique_per_space(store: Store) -> None:
+    a, b = space(store, "ana"), space(store, "ben")
+    insert(store, make(a, "One.", external_id="x1"))
+    with pytest.raises(Conflict):
+        insert(store, make(a, "Two.", external_id="x1"))
+    insert(store, make(b, "Two.", external_id="x1"))
+    found = store.find_by_external_id(a, "x1")
+    assert found is not None and found.statement == "One."
+
+
+def test_list_and_count_filter_by_status_kind_tag_and_page(store: Store) -> None:
+    s = space(store)
+    records = [make(s, f"Fact number {i}.", kind="skill" if i % 2 else "project", tags=("t",) if i % 3 == 0 else ())
+               for i in range(10)]
+    records.append(make(s, "A candidate.", status=Status.CANDIDATE))
+    insert(store, *records)
+    assert store.count_records(s, RecordFilter()) == 10
+    assert store.count_records(s, RecordFilter(statuses=())) == 11
+    assert store.count_records(s, RecordFilter(statuses=(Status.CANDIDATE,))) == 1
+    assert store.count_records(s, RecordFilter(kinds=("skill",))) == 5
+    assert store.count_records(s, RecordFilter(tags=("t",))) == 4
+    first = store.list_records(s, RecordFilter(), limit=4)
+    rest = store.list_records(s, RecordFilter(), limit=100, after_id=first[-1].id)
+    assert [r.id for r in first + rest] == sorted(r.id for r in records[:10])
+
+
+def test_time_filters_and_as_of(store: Store) -> None:
+    s = space(store)
+    old = make(s, "Releases ship on Tuesday.", days=0)
+    insert(store, old)
+    new = make(s, "Releases ship on Thursday.", days=10)
+    after, event = transition(old, Status.SUPERSEDED, actor="t", at=utcnow(), valid_to=new.occurred_at,
+                              superseded_by=new.id)
+    insert(store, new)
+    store.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
+    both = (Status.ACTIVE, Status.SUPERSEDED)
+
+    def ids(flt: RecordFilter) -> set[str]:
+        return {r.id for r in store.list_records(s, flt)}
+
+    assert ids(RecordFilter(statuses=both, as_of=T0 + timedelta(days=5))) == {old.id}
+    assert ids(RecordFilter(statuses=both, as_of=T0 + timedelta(days=10))) == {new.id}
+    assert ids(RecordFilter(statuses=both, as_of=T0 - timedelta(days=1))) == set()
+    assert ids(RecordFilter(statuses=both, occurred_after=T0 + timedelta(days=1))) == {new.id}
+    assert ids(RecordFilter(statuses=both, occurred_before=T0 + timedelta(days=1))) == {old.id}
+
+
+def test_keyword_vector_and_term_search_respect_space_and_filter(store: Store) -> None:
+    a, b = space(store, "ana"), space(store, "ben")
+    hit = make(a, "We instantiate PrismaClient once in lib/db.ts.", kind="convention")
+    cand = make(a, "PrismaClient candidate fact.", status=Status.CANDIDATE)
+    foreign = make(b, "Ben also uses PrismaClient in lib/db.ts.")
+    insert(store, hit, cand)
+    insert(store, foreign)
+    flt = RecordFilter()
+    q = analyze("PrismaClient")
+    assert [x.record_id for x in store.keyword_search(a, q.fts_query, flt, 10)] == [hit.id]
+    assert [x.record_id for x in store.term_search(a, q.terms, flt, 10)] == [hit.id]
+    near = store.vector_search(a, EMBED.embed_one("PrismaClient once in lib/db.ts"), flt, 10)
+    assert [x.record_id for x in near] == [hit.id]
+    assert near[0].score > 0.3
+    everything = RecordFilter(statuses=())
+    assert {x.record_id for x in store.vector_search(a, EMBED.embed_one("PrismaClient"), everything, 10)} == {
+        hit.id, cand.id}
+    assert store.keyword_search(a, q.fts_query, RecordFilter(kinds=("decision",)), 10) == []
+
+
+def test_vector_search_sees_writes_made_through_another_store_object(store: Store, tmp_path: object) -> None:
+    s = space(store)
+    insert(store, make(s, "Alpha beta gamma."))
+    assert len(store.vector_search(s, EMBED.embed_one("alpha"), RecordFilter(), 10)) == 1
+    insert(store, make(s, "Delta epsilon."))
+    assert len(store.vector_search(s, EMBED.embed_one("alpha"), RecordFilter(), 10)) == 2
+
+
+def test_forget_erases_every_version_and_cuts_links(store: Store) -> None:
+    s = space(store)
+    old = make(s, "Zebra canary 4417 is the codename.")
+    newer = make(s, "Codename is now Yak.", days=1)
+    insert(store, old)
+    after, event = transition(old, Status.SUPERSEDED, actor="t", at=utcnow(), superseded_by=newer.id)
+    insert(store, newer.model_copy(update={"supersedes": (old.id,)}))
+    store.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
+    assert store.forget(s, old.lineage_id, actor="t") == 1
+    with pytest.raises(NotFound):
+        store.get(s, old.id)
+    assert store.get(s, newer.id).supersedes == ()
+    q = analyze("Zebra canary 4417")
+    everything = RecordFilter(statuses=())
+    assert store.keyword_search(s, q.fts_query, everything, 10) == []
+    assert store.term_search(s, q.terms, everything, 10) == []
+    assert old.id not in {x.record_id for x in store.vector_search(s, EMBED.embed_one(old.statement), everything, 10)}
+    events = store.audit_events(s)
+    assert all(e.record_id != old.id for e in events)
+    assert any(e.action is Action.FORGOTTEN and e.lineage_id == old.lineage_id for e in events)
+    with pytest.raises(NotFound):
+        store.forget(s, old.lineage_id, actor="t")
+
+
+def test_erase_space_leaves_other_spaces_alone(store: Store) -> None:
+    a, b = space(store, "ana"), space(store, "ben")
+    insert(store, make(a, "Ana canary."), make(a, "Ana second."))
+    keep = make(b, "Ben canary.")
+    insert(store, keep)
+    assert store.erase_space(a, actor="t") == 2
+    assert store.count_records(a, RecordFilter(statuses=())) == 0
+    assert store.vector_search(a, EMBED.embed_one("Ana canary"), RecordFilter(statuses=()), 10) == []
+    assert store.get(b, keep.id) == keep
+    assert a not in {sp.id for sp in store.list_spaces()}
+
+
+def test_sessions_round_trip(store: Store) -> None:
+    s = space(store)
+    session = Session(id=new_id(), space_id=s, title="chat", created_at=utcnow(), turns=(
+        Turn(index=0, role=Role.USER, text="I know Go.", speaker="ana"),
+        Turn(index=1, role=Role.AGENT, text="Great."),
+    ))
+    store.add_session(session)
+    assert store.get_session(s, session.id) == session
+    assert [x.id for x in store.list_sessions(s)] == [session.id]
+    with pytest.raises(NotFound):
+        store.get_session(space(store, "ben"), session.id)
+
+
+def test_audit_events_page_newest_first(store: Store) -> None:
+    s = space(store)
+    events = [AuditEvent(id=new_id(), space_id=s, action=Action.CREATED, actor="t", at=utcnow()) for _ in range(5)]
+    store.apply(ChangeSet(s, events=events))
+    page = store.audit_events(s, limit=3)
+    assert [e.id for e in page] == [e.id for e in reversed(events)][:3]
+    rest = store.audit_events(s, limit=3, before_seq=page[-1].seq)
+    assert [e.id for e in rest] == [events[1].id, events[0].id]
+
+
+def test_stored_vectors_survive_a_reopen_and_rank_the_same(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from forethought.store.sqlite import SQLiteStore
+
+    path = Path(str(tmp_path)) / "v.db"
+    first = SQLiteStore(path)
+    s = space(first)
+    insert(first, make(s, "Ana likes functional programming."), make(s, "Ben prefers databases."))
+    query = EMBED.embed_one("functional programming")
+    before = first.vector_search(s, query, RecordFilter(), 2)
+    first.close()
+    second = SQLiteStore(path)
+    after = second.vector_search(s, query, RecordFilter(), 2)
+    second.close()
+    assert [x.record_id for x in before] == [x.record_id for x in after]
+    assert np.allclose([x.score for x in before], [x.score for x in after], atol=1e-3)
