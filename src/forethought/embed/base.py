@@ -8,9 +8,23 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "Vectors"]
+from forethought.errors import InvalidInput
+
+__all__ = ["Embedder", "Vectors", "check_texts"]
 
 Vectors = npt.NDArray[np.float32]
+
+
+def check_texts(texts: Sequence[str]) -> list[str]:
+    """The texts as a list, refusing the two mistakes every embedder would otherwise share."""
+    # A bare str is a Sequence[str] too; embedding it character by character is never meant.
+    if isinstance(texts, str):
+        raise InvalidInput("embed() takes a sequence of texts, not a single str; use embed_one()")
+    out = list(texts)
+    for i, text in enumerate(out):
+        if not isinstance(text, str):
+            raise InvalidInput(f"text {i} is {type(text).__name__}, not str")
+    return out
 
 
 class Embedder(ABC):
