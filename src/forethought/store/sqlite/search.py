@@ -52,9 +52,11 @@ def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:
 
 def keyword(conn: Any, space_id: str, query: str, flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
     where, params = filter_sql(flt)
+    # CROSS JOIN pins the join order: the full-text match drives, each match looks up its row.
+    # Left to itself the planner scans the space's records and runs the MATCH once per row.
     rows = conn.execute(
         "SELECT r.id, r.space_id, bm25(records_fts) AS rank FROM records_fts"
-        " JOIN records r ON r.rowid = records_fts.rowid"
+        " CROSS JOIN records r ON r.rowid = records_fts.rowid"
         f" WHERE records_fts MATCH ? AND r.space_id = ? AND {where}"
         " ORDER BY rank LIMIT ?",
         (query, space_id, *params, limit),
