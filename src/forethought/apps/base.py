@@ -1,0 +1,91 @@
+"""The App seam: what an application plugs into the memory pipeline.
+
+An app (career advisor, support desk, project memory, or a third party's) declares its record
+kinds with typed attribute models and review policies, and supplies the rule-based parts of each
+stage: a heuristic extractor, applicability rules for the brief, and policy checks for drafts. The
+LLM-backed stages are generic and read the app's kinds and guidance to build their prompts.
+Apps register through `forethought.plugins.register_app`, the same hook a third party uses.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from forethought.domain import Record, Session
+from forethought.pipeline.candidates import Candidate
+
+__all__ = ["App", "Applicability", "KindSpec", "PolicyFinding", "Review"]
+
+
+class Review(StrEnum):
+    AUTO = "auto"  # approved on arrival (e.g. what a person states about themselves)
+    HUMAN = "human"  # waits in the inbox (e.g. team decisions)
+
+
+class KindSpec(BaseModel):
+    """One record kind: its meaning (for prompts and docs), attributes and review policy."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str
+    description: str
+    attributes: type[BaseModel]
+    review: Review = Review.HUMAN
+    # Attribute names that identify "the same thing": a new record of this kind whose values
+    # match an active one supersedes it (an application's status change replaces the old status).
+    identity: tuple[str, ...] = ()
+
+
+class Applicability(BaseModel):
+    """Whether a recalled record applies to the task at hand, and why (shown to the user)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    applies: bool
+    reason: str
+
+
+class PolicyFinding(BaseModel):
+    """A draft that breaks an app rule given a record (e.g. recommends a failed fix again)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    record_id: str
+    excerpt: str  # verbatim from the draft
+    severity: Literal["error", "warning"]
+    message: str
+    suggestion: str
+
+
+class App(ABC):
+    """An application's memory model. Subclasses set the class attributes and the three hooks."""
+
+    name: str  # "career", "support", "project", "generic"
+    title: str
+    subject_type: str  # what a space is about: "student", "customer", "project", "subject"
+    kinds: Mapping[str, KindSpec]
+    personal_data: Literal["reject", "redact"] = "redact"
+    # Extra instructions for the LLM extractor (what matters in this domain, what never to store).
+    extraction_guidance: str = ""
+
+    @abstractmethod
+    def extract(self, session: Session) -> list[Candidate]:
+        """Rule-based candidates from a session (the heuristic extractor; deterministic)."""
+
+    def review(self, candidate: Candidate) -> Review:
+        """The review policy for a candidate; the default is its kind's."""
+        spec = self.kinds.get(candidate.kind)
+        return spec.review if spec else Review.HUMAN
+
+    def applicability(self, task: str, record: Record) -> Applicability | None:
+        """Rule-based applicability of a record to a task; None leaves it to the generic judge."""
+        return None
+
+    def policy_findings(self, draft: str, records: Sequence[Record]) -> list[PolicyFinding]:
+        """App rules a draft breaks given the records provided (beyond check patterns)."""
+        return []
