@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -68,7 +68,7 @@ class App(ABC):
     name: str  # "career", "support", "project", "generic"
     title: str
     subject_type: str  # what a space is about: "student", "customer", "project", "subject"
-    kinds: Mapping[str, KindSpec]
+    kinds: ClassVar[Mapping[str, KindSpec]]
     personal_data: Literal["reject", "redact"] = "redact"
     # Extra instructions for the LLM extractor (what matters in this domain, what never to store).
     extraction_guidance: str = ""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,7 +38,7 @@ class GenericApp(App):
     name = "generic"
     title = "Generic memory"
     subject_type = "subject"
-    kinds = {
+    kinds: ClassVar[Mapping[str, KindSpec]] = {
         "note": KindSpec(
             name="note", description="A fact worth remembering.", attributes=_NoAttributes, review=Review.AUTO
         ),
