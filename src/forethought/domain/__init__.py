@@ -3,7 +3,16 @@
 from forethought.domain.audit import Action, AuditEvent
 from forethought.domain.ids import handle_for, new_id, space_id_for
 from forethought.domain.lifecycle import ALLOWED, check_transition, transition
-from forethought.domain.records import Evidence, Provenance, Record, Role, Status
+from forethought.domain.records import (
+    CheckPatterns,
+    Evidence,
+    Provenance,
+    Record,
+    Relation,
+    RelationLabel,
+    Role,
+    Status,
+)
 from forethought.domain.sessions import Session, Turn
 from forethought.domain.spaces import Space, SpaceKey
 
@@ -11,9 +20,12 @@ __all__ = [
     "ALLOWED",
     "Action",
     "AuditEvent",
+    "CheckPatterns",
     "Evidence",
     "Provenance",
     "Record",
+    "Relation",
+    "RelationLabel",
     "Role",
     "Session",
     "Space",

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Evidence", "Provenance", "Record", "Role", "Status"]
+__all__ = ["CheckPatterns", "Evidence", "Provenance", "Record", "Relation", "RelationLabel", "Role", "Status"]
 
 
 class Status(StrEnum):
@@ -50,6 +50,29 @@ class Provenance(_Frozen):
     reviewed_by: str | None = None
 
 
+class CheckPatterns(_Frozen):
+    """Deterministic checks a record carries into `check`: regexes a draft must not / must match."""
+
+    forbid: tuple[str, ...] = ()
+    require: tuple[str, ...] = ()
+
+
+class RelationLabel(StrEnum):
+    """How a candidate relates to what the space already holds (decided before review)."""
+
+    NEW = "new"
+    DUPLICATE = "duplicate"  # the same fact: adds evidence to the existing record instead
+    REFINES = "refines"  # a more precise version of an existing record
+    CONFLICTS = "conflicts"  # contradicts an existing record; a person decides
+    SUPERSEDES = "supersedes"  # replaces an existing record (e.g. a status change)
+
+
+class Relation(_Frozen):
+    label: RelationLabel = RelationLabel.NEW
+    target_id: str | None = None  # one of the records recalled for the comparison
+    reason: str = ""
+
+
 class Record(_Frozen):
     """One typed memory. Never edited in place: an edit is a new version (same lineage)."""
 
@@ -75,6 +98,11 @@ class Record(_Frozen):
     external_id: str | None = None
     supersedes: tuple[str, ...] = ()
     superseded_by: str | None = None
+    # Review-time metadata: validator flags (e.g. "injection"), the relation found before review,
+    # and deterministic check patterns the record carries into `check`.
+    flags: tuple[str, ...] = ()
+    relation: Relation | None = None
+    check: CheckPatterns | None = None
 
     @property
     def is_current(self) -> bool:

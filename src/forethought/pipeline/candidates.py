@@ -7,18 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from forethought.domain import Evidence, Role
+from forethought.domain import CheckPatterns, Evidence, Role
 
 __all__ = ["Candidate", "CheckPatterns", "Flag", "Redaction", "Rejection", "Validated"]
-
-
-class CheckPatterns(BaseModel):
-    """Deterministic checks a record carries into `check`: regexes a draft must not / must match."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    forbid: tuple[str, ...] = ()
-    require: tuple[str, ...] = ()
 
 
 class Flag(StrEnum):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from forethought.domain import AuditEvent, Evidence, Provenance, Record, Session, Turn
+from forethought.domain import AuditEvent, CheckPatterns, Evidence, Provenance, Record, Relation, Session, Turn
 from forethought.domain.times import format_time, parse_time
 
 __all__ = [
@@ -23,7 +23,7 @@ __all__ = [
 RECORD_COLUMNS = (
     "id, space_id, handle, lineage_id, version, previous_id, kind, statement, attributes, evidence,"
     " provenance, confidence, status, tags, occurred_at, recorded_at, valid_to, external_id,"
-    " supersedes, superseded_by, context"
+    " supersedes, superseded_by, context, flags, relation, check_patterns"
 )
 AUDIT_COLUMNS = "id, space_id, action, actor, at, record_id, lineage_id, from_status, to_status, reason, details"
 
@@ -59,6 +59,9 @@ def record_values(record: Record) -> tuple[Any, ...]:
         _dump(list(record.supersedes)),
         record.superseded_by,
         record.context,
+        _dump(list(record.flags)),
+        None if record.relation is None else _dump(record.relation.model_dump(mode="json")),
+        None if record.check is None else _dump(record.check.model_dump(mode="json")),
     )
 
 
@@ -85,6 +88,9 @@ def record_from_row(row: Sequence[Any]) -> Record:
         supersedes=tuple(json.loads(row[18])),
         superseded_by=row[19],
         context=row[20],
+        flags=tuple(json.loads(row[21])),
+        relation=None if row[22] is None else Relation.model_validate(json.loads(row[22])),
+        check=None if row[23] is None else CheckPatterns.model_validate(json.loads(row[23])),
     )
 
 

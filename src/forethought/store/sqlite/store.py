@@ -231,7 +231,7 @@ class SQLiteStore(Store):
             for new in changes.inserts:
                 record = new.record
                 cur = conn.execute(
-                    f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({_marks(21)})", record_values(record)
+                    f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({_marks(24)})", record_values(record)
                 )
                 rowid = cur.lastrowid
                 conn.executemany(
