@@ -27,12 +27,12 @@ from forethought.domain import (
 )
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
-from forethought.errors import Conflict, InvalidInput
+from forethought.errors import BackendError, Conflict, InvalidInput
 from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
-from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
+from forethought.store.base import ChangeSet, Job, NewRecord, RecordFilter, Store
 from forethought.writing import Draft, index_payload, new_record, next_version
 
-__all__ = ["Forethought", "History", "RetainItem", "Retained"]
+__all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,13 @@ class RetainItem:
 class Retained:
     record: Record
     created: bool  # False when an earlier retain with the same external id already made it
+
+
+@dataclass(frozen=True)
+class OutboxReport:
+    done: int
+    failed: int
+    pending: int
 
 
 @dataclass(frozen=True)
@@ -234,13 +241,49 @@ class Forethought:
         return [r for r in results if r is not None]
 
     def _index(self, records: Sequence[Record]) -> list[NewRecord]:
-        """Each record with what the indexes need: its embedding, exact terms and search text."""
+        """Each record with what the indexes need: its embedding, exact terms and search text.
+
+        When the embedder fails, the records are still written (keyword and term search work at
+        once) and an outbox job owes each its vector; `drain_outbox` pays it later.
+        """
         payloads = [index_payload(record) for record in records]
-        vectors = self.embedder.embed([p.embed_text for p in payloads]) if self.embedder is not None else None
+        vectors = None
+        later = False
+        if self.embedder is not None:
+            try:
+                vectors = self.embedder.embed([p.embed_text for p in payloads])
+            except BackendError as exc:
+                log.warning("embedding failed; records kept, vectors queued in the outbox: %s", exc)
+                later = True
         return [
-            NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text)
+            NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text, embed_later=later)
             for i, (record, p) in enumerate(zip(records, payloads, strict=True))
         ]
+
+    def drain_outbox(self, *, limit: int = 256) -> OutboxReport:
+        """Do owed work (embeddings the embedder could not make at retain time), at most `limit`
+        jobs. Failures are retried later with exponential backoff; nothing is ever dropped."""
+        jobs = self.store.claim_jobs(limit=limit)
+        done = failed = 0
+        by_space: dict[str, list[Job]] = {}
+        for job in jobs:
+            by_space.setdefault(job.space_id, []).append(job)
+        for space_id, group in by_space.items():
+            records = {r.id: r for r in self.store.get_many(space_id, [j.record_id for j in group])}
+            live = [j for j in group if j.record_id in records]
+            if not live or self.embedder is None:
+                continue
+            try:
+                vectors = self.embedder.embed([index_payload(records[j.record_id]).embed_text for j in live])
+            except BackendError as exc:
+                for job in live:
+                    self.store.retry_job(job, str(exc), delay_s=min(2.0 ** (job.attempts + 1), 300.0))
+                failed += len(live)
+                continue
+            for job, vector in zip(live, vectors, strict=True):
+                self.store.complete_embedding(job, vector)
+                done += 1
+        return OutboxReport(done=done, failed=failed, pending=self.store.pending_jobs())
 
     def supersede(
         self,

@@ -25,6 +25,7 @@ from forethought.domain import AuditEvent, Record, Session, Space, SpaceKey, Sta
 __all__ = [
     "Capabilities",
     "ChangeSet",
+    "Job",
     "NewRecord",
     "RecordFilter",
     "ScoredId",
@@ -52,6 +53,8 @@ class NewRecord:
     terms: tuple[str, ...] = ()
     # Extra text indexed for keyword search beside the statement (e.g. split identifiers).
     search_text: str = ""
+    # The vector could not be made now (embedder down): queue an outbox job to add it later.
+    embed_later: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,17 @@ class RecordFilter:
     occurred_before: datetime | None = None
     # Valid-time travel: occurred_at <= as_of < valid_to (statuses must include superseded).
     as_of: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """An outbox job: work owed to a committed record, retried until it succeeds."""
+
+    id: int
+    space_id: str
+    record_id: str
+    kind: str  # "embed"
+    attempts: int
 
 
 @dataclass(frozen=True)
@@ -166,6 +180,23 @@ class Store(ABC):
         Links from other records (supersedes / superseded_by) to the erased ids are cut, and the
         lineage's audit rows are replaced by one `forgotten` event carrying no text.
         """
+
+    # -- outbox ----------------------------------------------------------------------------
+    @abstractmethod
+    def claim_jobs(self, *, limit: int, lease_s: float = 60.0) -> list[Job]:
+        """Due jobs, leased for `lease_s` so other processes skip them meanwhile."""
+
+    @abstractmethod
+    def complete_embedding(self, job: Job, vector: Vector) -> None:
+        """Store the vector owed by an embed job and delete the job, atomically. Idempotent: a job
+        already done, or whose record was erased meanwhile, is a no-op."""
+
+    @abstractmethod
+    def retry_job(self, job: Job, error: str, *, delay_s: float) -> None:
+        """Record a failed attempt; the job becomes due again after `delay_s`."""
+
+    @abstractmethod
+    def pending_jobs(self, space_id: str | None = None) -> int: ...
 
     # -- search ----------------------------------------------------------------------------
     @abstractmethod

@@ -9,6 +9,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -16,7 +17,7 @@ from forethought.domain import Action, AuditEvent, Record, Session, Space, Space
 from forethought.domain.ids import space_id_for
 from forethought.domain.times import format_time, parse_time, utcnow
 from forethought.errors import BackendError, Conflict, InvalidInput, NotFound
-from forethought.store.base import Capabilities, ChangeSet, RecordFilter, ScoredId, Store, Vector
+from forethought.store.base import Capabilities, ChangeSet, Job, RecordFilter, ScoredId, Store, Vector
 from forethought.store.sqlite import search
 from forethought.store.sqlite.driver import connect, retrying, sqlite3, supports_fts_secure_delete
 from forethought.store.sqlite.migrate import apply_migrations
@@ -246,7 +247,12 @@ class SQLiteStore(Store):
                     "INSERT INTO records_fts (rowid, body, space) VALUES (?, ?, ?)",
                     (rowid, search.fts_body(record, new.search_text), record.space_id),
                 )
-                if new.vector is not None:
+                if new.embed_later:
+                    conn.execute(
+                        "INSERT OR IGNORE INTO outbox (space_id, record_rowid, job, next_at) VALUES (?, ?, 'embed', ?)",
+                        (record.space_id, rowid, format_time(utcnow())),
+                    )
+                elif new.vector is not None:
                     if new.vector.shape != (self.dim,):
                         raise InvalidInput(f"vector of shape {new.vector.shape}, expected ({self.dim},)")
                     conn.execute(
@@ -458,6 +464,62 @@ class SQLiteStore(Store):
             retrying(purge, counter=self._count_retry)
         except BackendError:  # pragma: no cover - a checkpoint blocked by readers is retried later
             log.warning("could not checkpoint after an erasure; the WAL is cleared at the next checkpoint")
+
+    # -- outbox ----------------------------------------------------------------------------
+    def claim_jobs(self, *, limit: int, lease_s: float = 60.0) -> list[Job]:
+        now = utcnow()
+
+        def claim(conn: Any) -> list[Job]:
+            rows = conn.execute(
+                "SELECT o.id, o.space_id, r.id, o.job, o.attempts FROM outbox o"
+                " JOIN records r ON r.rowid = o.record_rowid WHERE o.next_at <= ? ORDER BY o.next_at LIMIT ?",
+                (format_time(now), limit),
+            ).fetchall()
+            lease = format_time(now + timedelta(seconds=lease_s))
+            conn.executemany("UPDATE outbox SET next_at = ? WHERE id = ?", [(lease, r[0]) for r in rows])
+            return [Job(id=r[0], space_id=r[1], record_id=r[2], kind=r[3], attempts=r[4]) for r in rows]
+
+        return self._write(claim)
+
+    def complete_embedding(self, job: Job, vector: Vector) -> None:
+        if vector.shape != (self.dim,):
+            raise InvalidInput(f"vector of shape {vector.shape}, expected ({self.dim},)")
+
+        def finish(conn: Any) -> None:
+            row = conn.execute(
+                "SELECT o.record_rowid FROM outbox o JOIN records r ON r.rowid = o.record_rowid"
+                " WHERE o.id = ? AND r.id = ? AND r.space_id = ?",
+                (job.id, job.record_id, job.space_id),
+            ).fetchone()
+            if row is None:
+                return  # done already, or the record was erased meanwhile
+            added = conn.execute(
+                "INSERT OR IGNORE INTO vectors (record_rowid, space_id, vec) VALUES (?, ?, ?)",
+                (row[0], job.space_id, encode_vector(vector)),
+            ).rowcount
+            if added:
+                conn.execute("UPDATE spaces SET vec_adds = vec_adds + 1 WHERE id = ?", (job.space_id,))
+            conn.execute("DELETE FROM outbox WHERE id = ?", (job.id,))
+
+        self._write(finish)
+
+    def retry_job(self, job: Job, error: str, *, delay_s: float) -> None:
+        due = format_time(utcnow() + timedelta(seconds=delay_s))
+        self._write(
+            lambda c: c.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ? WHERE id = ?",
+                (due, error[:500], job.id),
+            )
+        )
+
+    def pending_jobs(self, space_id: str | None = None) -> int:
+        if space_id is None:
+            row = self._read(lambda c: c.execute("SELECT COUNT(*) FROM outbox").fetchone())
+        else:
+            row = self._read(
+                lambda c: c.execute("SELECT COUNT(*) FROM outbox WHERE space_id = ?", (space_id,)).fetchone()
+            )
+        return int(row[0])
 
     # -- search ----------------------------------------------------------------------------
     def keyword_search(self, space_id: str, query: str, flt: RecordFilter, limit: int) -> list[ScoredId]:
