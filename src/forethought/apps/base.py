@@ -89,3 +89,9 @@ class App(ABC):
     def policy_findings(self, draft: str, records: Sequence[Record]) -> list[PolicyFinding]:
         """App rules a draft breaks given the records provided (beyond check patterns)."""
         return []
+
+    def action_key(self, text: str) -> str | None:
+        """The app's normalised name for an action mentioned in `text` ("toggle BT" → "restart
+        bluetooth"), so `check` can match a failed action recommended again in other words.
+        None when the app has no action vocabulary or the text names no known action."""
+        return None
