@@ -23,8 +23,16 @@ def space(store: Store, name: str = "ana") -> str:
     return store.resolve_space(SpaceKey(workspace="w", subject_type="student", subject_id=name)).id
 
 
-def make(space_id: str, text: str, *, kind: str = "note", tags: tuple[str, ...] = (), external_id: str | None = None,
-         status: Status = Status.ACTIVE, days: int = 0) -> Record:
+def make(
+    space_id: str,
+    text: str,
+    *,
+    kind: str = "note",
+    tags: tuple[str, ...] = (),
+    external_id: str | None = None,
+    status: Status = Status.ACTIVE,
+    days: int = 0,
+) -> Record:
     draft = Draft(kind=kind, statement=text, tags=tags, external_id=external_id)
     return new_record(space_id, draft, status=status, occurred_at=T0 + timedelta(days=days), now=utcnow())
 
@@ -95,8 +103,10 @@ def test_external_ids_are_unique_per_space(store: Store) -> None:
 
 def test_list_and_count_filter_by_status_kind_tag_and_page(store: Store) -> None:
     s = space(store)
-    records = [make(s, f"Fact number {i}.", kind="skill" if i % 2 else "project", tags=("t",) if i % 3 == 0 else ())
-               for i in range(10)]
+    records = [
+        make(s, f"Fact number {i}.", kind="skill" if i % 2 else "project", tags=("t",) if i % 3 == 0 else ())
+        for i in range(10)
+    ]
     records.append(make(s, "A candidate.", status=Status.CANDIDATE))
     insert(store, *records)
     assert store.count_records(s, RecordFilter()) == 10
@@ -114,8 +124,9 @@ def test_time_filters_and_as_of(store: Store) -> None:
     old = make(s, "Releases ship on Tuesday.", days=0)
     insert(store, old)
     new = make(s, "Releases ship on Thursday.", days=10)
-    after, event = transition(old, Status.SUPERSEDED, actor="t", at=utcnow(), valid_to=new.occurred_at,
-                              superseded_by=new.id)
+    after, event = transition(
+        old, Status.SUPERSEDED, actor="t", at=utcnow(), valid_to=new.occurred_at, superseded_by=new.id
+    )
     insert(store, new)
     store.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
     both = (Status.ACTIVE, Status.SUPERSEDED)
@@ -146,7 +157,9 @@ def test_keyword_vector_and_term_search_respect_space_and_filter(store: Store) -
     assert near[0].score > 0.3
     everything = RecordFilter(statuses=())
     assert {x.record_id for x in store.vector_search(a, EMBED.embed_one("PrismaClient"), everything, 10)} == {
-        hit.id, cand.id}
+        hit.id,
+        cand.id,
+    }
     assert store.keyword_search(a, q.fts_query, RecordFilter(kinds=("decision",)), 10) == []
 
 
@@ -196,10 +209,16 @@ def test_erase_space_leaves_other_spaces_alone(store: Store) -> None:
 
 def test_sessions_round_trip(store: Store) -> None:
     s = space(store)
-    session = Session(id=new_id(), space_id=s, title="chat", created_at=utcnow(), turns=(
-        Turn(index=0, role=Role.USER, text="I know Go.", speaker="ana"),
-        Turn(index=1, role=Role.AGENT, text="Great."),
-    ))
+    session = Session(
+        id=new_id(),
+        space_id=s,
+        title="chat",
+        created_at=utcnow(),
+        turns=(
+            Turn(index=0, role=Role.USER, text="I know Go.", speaker="ana"),
+            Turn(index=1, role=Role.AGENT, text="Great."),
+        ),
+    )
     store.add_session(session)
     assert store.get_session(s, session.id) == session
     assert [x.id for x in store.list_sessions(s)] == [session.id]
@@ -234,3 +253,37 @@ def test_stored_vectors_survive_a_reopen_and_rank_the_same(tmp_path: object) -> 
     second.close()
     assert [x.record_id for x in before] == [x.record_id for x in after]
     assert np.allclose([x.score for x in before], [x.score for x in after], atol=1e-3)
+
+
+def test_append_turns_continues_a_session_and_refuses_foreign_or_taken_indexes(store: Store) -> None:
+    s = space(store)
+    session = Session(
+        id=new_id(),
+        space_id=s,
+        title="chat",
+        created_at=utcnow(),
+        turns=(Turn(index=0, role=Role.USER, text="Hello."),),
+    )
+    store.add_session(session)
+    store.append_turns(
+        s, session.id, [Turn(index=1, role=Role.AGENT, text="Hi."), Turn(index=2, role=Role.USER, text="Remember X.")]
+    )
+    assert [t.text for t in store.get_session(s, session.id).turns] == ["Hello.", "Hi.", "Remember X."]
+    with pytest.raises(Conflict):
+        store.append_turns(s, session.id, [Turn(index=2, role=Role.USER, text="Again.")])
+    with pytest.raises(NotFound):
+        store.append_turns(space(store, "ben"), session.id, [Turn(index=3, role=Role.USER, text="Intruder.")])
+    assert len(store.get_session(s, session.id).turns) == 3
+
+
+def test_traces_round_trip_newest_first_and_stay_in_their_space(store: Store) -> None:
+    a, b = space(store, "ana"), space(store, "ben")
+    store.add_trace(a, "t1", kind="turn", session_id=None, created_at=T0, data={"id": "t1", "stages": []})
+    store.add_trace(a, "t2", kind="turn", session_id=None, created_at=T0 + timedelta(seconds=1), data={"id": "t2"})
+    assert store.get_trace(a, "t1") == {"id": "t1", "stages": []}
+    assert [t["id"] for t in store.list_traces(a)] == ["t2", "t1"]
+    with pytest.raises(NotFound):
+        store.get_trace(b, "t1")
+    assert store.list_traces(b) == []
+    store.erase_space(a, actor="t")
+    assert store.list_traces(a) == []

@@ -16,11 +16,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from forethought.domain import AuditEvent, Record, Session, Space, SpaceKey, Status
+from forethought.domain import AuditEvent, Record, Session, Space, SpaceKey, Status, Turn
 
 __all__ = [
     "Capabilities",
@@ -219,10 +220,37 @@ class Store(ABC):
     def add_session(self, session: Session, events: Sequence[AuditEvent] = ()) -> None: ...
 
     @abstractmethod
+    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+        """Add turns at the end of a session (their `index` must continue the session's).
+
+        Raises NotFound for a session of another space, Conflict when an index is taken."""
+
+    @abstractmethod
     def get_session(self, space_id: str, session_id: str) -> Session: ...
 
     @abstractmethod
     def list_sessions(self, space_id: str, *, limit: int = 100) -> list[Session]: ...
+
+    # -- traces ----------------------------------------------------------------------------
+    @abstractmethod
+    def add_trace(
+        self,
+        space_id: str,
+        trace_id: str,
+        *,
+        kind: str,
+        session_id: str | None,
+        created_at: datetime,
+        data: dict[str, Any],
+    ) -> None: ...
+
+    @abstractmethod
+    def get_trace(self, space_id: str, trace_id: str) -> dict[str, Any]:
+        """The stored trace data; NotFound for an unknown id or one of another space."""
+
+    @abstractmethod
+    def list_traces(self, space_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        """Newest first."""
 
     # -- audit -----------------------------------------------------------------------------
     @abstractmethod

@@ -9,11 +9,11 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from forethought.domain import Action, AuditEvent, Record, Session, Space, SpaceKey, new_id
+from forethought.domain import Action, AuditEvent, Record, Session, Space, SpaceKey, Turn, new_id
 from forethought.domain.ids import space_id_for
 from forethought.domain.times import format_time, parse_time, utcnow
 from forethought.errors import BackendError, Conflict, InvalidInput, NotFound
@@ -545,21 +545,23 @@ class SQLiteStore(Store):
             )
             conn.executemany(
                 "INSERT INTO turns (session_id, idx, role, speaker, text, occurred_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        session.id,
-                        t.index,
-                        t.role.value,
-                        t.speaker,
-                        t.text,
-                        None if t.occurred_at is None else format_time(t.occurred_at),
-                    )
-                    for t in session.turns
-                ],
+                [_turn_values(session.id, t) for t in session.turns],
             )
             conn.executemany(
                 f"INSERT INTO audit_events ({AUDIT_COLUMNS}) VALUES ({_marks(11)})",
                 [audit_values(e) for e in events],
+            )
+
+        self._write(write)
+
+    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+        def write(conn: Any) -> None:
+            row = conn.execute("SELECT space_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None or not self._own(space_id, row[0]):
+                raise NotFound(f"no session {session_id!r} in this space")
+            conn.executemany(
+                "INSERT INTO turns (session_id, idx, role, speaker, text, occurred_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [_turn_values(session_id, t) for t in turns],
             )
 
         self._write(write)
@@ -597,6 +599,41 @@ class SQLiteStore(Store):
         )
         return [self.get_session(space_id, i) for i in ids]
 
+    # -- traces ----------------------------------------------------------------------------
+    def add_trace(
+        self,
+        space_id: str,
+        trace_id: str,
+        *,
+        kind: str,
+        session_id: str | None,
+        created_at: datetime,
+        data: dict[str, Any],
+    ) -> None:
+        payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+        def write(conn: Any) -> None:
+            self._require_space(conn, space_id)
+            conn.execute(
+                "INSERT INTO traces (id, space_id, session_id, kind, created_at, data) VALUES (?, ?, ?, ?, ?, ?)",
+                (trace_id, space_id, session_id, kind, format_time(created_at), payload),
+            )
+
+        self._write(write)
+
+    def get_trace(self, space_id: str, trace_id: str) -> dict[str, Any]:
+        row = self._read(lambda c: c.execute("SELECT space_id, data FROM traces WHERE id = ?", (trace_id,)).fetchone())
+        if row is None or not self._own(space_id, row[0]):
+            raise NotFound(f"no trace {trace_id!r} in this space")
+        data: dict[str, Any] = json.loads(row[1])
+        return data
+
+    def list_traces(self, space_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._fetch(
+            "SELECT space_id, data FROM traces WHERE space_id = ? ORDER BY created_at DESC LIMIT ?", (space_id, limit)
+        )
+        return [json.loads(r[1]) for r in rows if self._own(space_id, r[0])]
+
     # -- audit -----------------------------------------------------------------------------
     def audit_events(
         self, space_id: str, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
@@ -618,6 +655,11 @@ class SQLiteStore(Store):
     def raw(self) -> Iterator[Any]:
         """The calling thread's connection, for tests and maintenance tools only."""
         yield self._conn()
+
+
+def _turn_values(session_id: str, turn: Turn) -> tuple[Any, ...]:
+    when = None if turn.occurred_at is None else format_time(turn.occurred_at)
+    return (session_id, turn.index, turn.role.value, turn.speaker, turn.text, when)
 
 
 def _marks(n: int) -> str:
