@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -369,8 +369,25 @@ class Forethought:
         )
         return new
 
-    def approve(self, space: SpaceRef, record_id: str, *, reason: str | None = None) -> Record:
-        return self._move(space, record_id, Status.ACTIVE, reason)
+    def approve(
+        self,
+        space: SpaceRef,
+        record_id: str,
+        *,
+        reason: str | None = None,
+        conflict: Literal["supersede", "keep_both"] | None = None,
+    ) -> Record:
+        """Approve a candidate. A flagged one must be edited first; one that supersedes a record
+        retires it; one that conflicts with a record needs `conflict` to say which way."""
+        from forethought.pipeline.review import approve
+
+        return approve(self, space, record_id, conflict=conflict, reason=_reason(reason))
+
+    def approve_all(self, space: SpaceRef, *, high_confidence: bool = False) -> list[Record]:
+        """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""
+        from forethought.pipeline.review import approve_all
+
+        return approve_all(self, space, high_confidence=high_confidence)
 
     def reject(self, space: SpaceRef, record_id: str, *, reason: str | None = None) -> Record:
         return self._move(space, record_id, Status.REJECTED, reason)

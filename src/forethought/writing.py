@@ -97,4 +97,8 @@ def next_version(old: Record, draft: Draft, *, status: Status, now: datetime) ->
         occurred_at=old.occurred_at,
         recorded_at=now,
         supersedes=old.supersedes,
+        # A person rewrote it: the instruction-like flag is answered; other marks stay.
+        flags=tuple(f for f in old.flags if f != "injection"),
+        relation=old.relation,
+        check=old.check,
     )

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from forethought.domain import AuditEvent, Record, Session, Space, SpaceKey, Status, Turn
+from forethought.domain import AuditEvent, Evidence, Record, Session, Space, SpaceKey, Status, Turn
 
 __all__ = [
     "Capabilities",
@@ -70,6 +70,9 @@ class ChangeSet:
     inserts: Sequence[NewRecord] = ()
     transitions: Sequence[tuple[Record, Record]] = ()
     events: Sequence[AuditEvent] = ()
+    # (record id, quotes) — evidence appended to an existing record (a duplicate was found).
+    # Evidence is the one part of a record that may grow; statement, kind and attributes never change.
+    evidence: Sequence[tuple[str, Sequence[Evidence]]] = ()
 
 
 @dataclass(frozen=True)

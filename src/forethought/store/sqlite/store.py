@@ -275,6 +275,21 @@ class SQLiteStore(Store):
                 )
                 if cur.rowcount != 1:
                     raise Conflict(f"record {after.handle} changed while this change was being made; retry")
+            for record_id, quotes in changes.evidence:
+                row = conn.execute(
+                    "SELECT evidence FROM records WHERE id = ? AND space_id = ?", (record_id, changes.space_id)
+                ).fetchone()
+                if row is None:
+                    raise NotFound(f"no record {record_id!r} in this space")
+                merged = json.loads(row[0])
+                for quote in quotes:
+                    item = quote.model_dump(mode="json")
+                    if item not in merged:
+                        merged.append(item)
+                conn.execute(
+                    "UPDATE records SET evidence = ? WHERE id = ?",
+                    (json.dumps(merged, ensure_ascii=False, separators=(",", ":"), sort_keys=True), record_id),
+                )
             conn.executemany(
                 f"INSERT INTO audit_events ({AUDIT_COLUMNS}) VALUES ({_marks(11)})",
                 [audit_values(e) for e in changes.events],

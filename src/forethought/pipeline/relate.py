@@ -1,0 +1,162 @@
+"""Relation: how each candidate stands to what the space already holds, decided before review.
+
+Each candidate is compared with the top few current records of its kind (recalled with the
+candidate's statement as the query) and labelled new, duplicate, refines, conflicts or supersedes.
+The target of any label but `new` is always one of the recalled records.
+
+Rules, in order (deterministic):
+1. identity — the kind declares identity attributes (an application's company and role): a
+   recalled record with the same identity is the same thing; equal attributes → duplicate,
+   different ones → supersedes (e.g. the status moved from interviewing to rejected); a
+   different identity → new.
+2. conflicts — a recalled record about the same thing (its descriptive attributes agree) whose
+   yes/no attribute flips (the same skill, once had and once not).
+3. duplicate — the same statement after normalisation, or word overlap ≥ 0.85, or embedding
+   similarity ≥ 0.95.
+4. conflicts — a close record (overlap ≥ 0.5 or similarity ≥ 0.8) where one says "not/never/no"
+   and the other does not.
+5. refines — a close record whose words the candidate contains (≥ 80 %) while adding more.
+6. otherwise new.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from forethought.apps.base import App
+from forethought.domain import Record, Relation, RelationLabel
+from forethought.pipeline.candidates import Candidate
+from forethought.recall.results import RecallHit
+
+if TYPE_CHECKING:
+    from forethought.facade import Forethought, SpaceRef
+
+__all__ = ["relate"]
+
+TOP = 5
+DUPLICATE_OVERLAP = 0.85
+DUPLICATE_SIMILARITY = 0.95
+CLOSE_OVERLAP = 0.5
+CLOSE_SIMILARITY = 0.8
+REFINES_CONTAINED = 0.8
+
+_WORD = re.compile(r"[^\W_]+")
+_NEGATION = re.compile(r"\b(not|never|no|don't|doesn't|didn't|isn't|aren't|won't|can't|cannot|without)\b", re.I)
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def _norm(value: Any) -> Any:
+    return " ".join(str(value).casefold().split()) if isinstance(value, str) else value
+
+
+def _similarity(hit: RecallHit) -> float:
+    semantic = hit.why.get("semantic")
+    return semantic.raw if semantic is not None else 0.0
+
+
+def _by_identity(candidate: Candidate, identity: tuple[str, ...], hits: Sequence[RecallHit]) -> Relation | None:
+    wanted = tuple(_norm(candidate.attributes.get(name)) for name in identity)
+    for hit in hits:
+        record = hit.record
+        if tuple(_norm(record.attributes.get(name)) for name in identity) != wanted:
+            continue
+        same = all(_norm(record.attributes.get(k)) == _norm(v) for k, v in candidate.attributes.items())
+        if same:
+            return Relation(
+                label=RelationLabel.DUPLICATE,
+                target_id=record.id,
+                reason=f"same {', '.join(identity)} and attributes as {record.handle}",
+            )
+        changed = sorted(k for k, v in candidate.attributes.items() if _norm(record.attributes.get(k)) != _norm(v))
+        return Relation(
+            label=RelationLabel.SUPERSEDES,
+            target_id=record.id,
+            reason=f"same {', '.join(identity)} as {record.handle}; changed: {', '.join(changed)}",
+        )
+    return None
+
+
+def _bool_conflict(candidate: Candidate, record: Record) -> bool:
+    """A yes/no attribute flips while the attributes that say what it is about agree
+    (the same skill, once had and once not)."""
+    shared = set(candidate.attributes) & set(record.attributes)
+    flips = [
+        k
+        for k in shared
+        if isinstance(candidate.attributes[k], bool) and candidate.attributes[k] != record.attributes[k]
+    ]
+    about = [
+        k
+        for k in shared
+        if k not in flips
+        and not isinstance(candidate.attributes[k], bool)
+        and candidate.attributes[k] not in (None, "")
+    ]
+    agree = all(_norm(candidate.attributes[k]) == _norm(record.attributes[k]) for k in about)
+    return bool(flips) and bool(about) and agree
+
+
+def _classify(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation:
+    mine = _words(candidate.statement)
+    for hit in hits:
+        if _bool_conflict(candidate, hit.record):
+            return Relation(
+                label=RelationLabel.CONFLICTS,
+                target_id=hit.record.id,
+                reason=f"contradicts {hit.record.handle}: one affirms what the other denies",
+            )
+    for hit in hits:
+        record = hit.record
+        overlap, similarity = _overlap(mine, _words(record.statement)), _similarity(hit)
+        if (
+            _norm(record.statement) == _norm(candidate.statement)
+            or overlap >= DUPLICATE_OVERLAP
+            or similarity >= DUPLICATE_SIMILARITY
+        ):
+            return Relation(
+                label=RelationLabel.DUPLICATE,
+                target_id=record.id,
+                reason=f"same fact as {record.handle} (word overlap {overlap:.2f})",
+            )
+    for hit in hits:
+        record = hit.record
+        theirs = _words(record.statement)
+        overlap, similarity = _overlap(mine, theirs), _similarity(hit)
+        if overlap < CLOSE_OVERLAP and similarity < CLOSE_SIMILARITY:
+            continue
+        if bool(_NEGATION.search(candidate.statement)) != bool(_NEGATION.search(record.statement)):
+            return Relation(
+                label=RelationLabel.CONFLICTS,
+                target_id=record.id,
+                reason=f"contradicts {record.handle}: one affirms what the other denies",
+            )
+        contained = len(theirs & mine) / len(theirs) if theirs else 0.0
+        if contained >= REFINES_CONTAINED and len(mine) > len(theirs):
+            return Relation(label=RelationLabel.REFINES, target_id=record.id, reason=f"adds detail to {record.handle}")
+    return Relation(label=RelationLabel.NEW)
+
+
+def relate(memory: Forethought, app: App, space: SpaceRef, candidates: Sequence[Candidate]) -> list[Relation]:
+    relations: list[Relation] = []
+    for candidate in candidates:
+        hits = memory.recall(space, candidate.statement, k=TOP, kinds=[candidate.kind]).hits
+        if not hits:
+            relations.append(Relation(label=RelationLabel.NEW))
+            continue
+        spec = app.kinds.get(candidate.kind)
+        identity = spec.identity if spec else ()
+        if identity and all(candidate.attributes.get(name) not in (None, "") for name in identity):
+            # Identified things are the same only when their identity matches; anything else is new.
+            relations.append(_by_identity(candidate, identity, hits) or Relation(label=RelationLabel.NEW))
+        else:
+            relations.append(_classify(candidate, hits))
+    return relations
