@@ -46,3 +46,6 @@ class RecallResult(BaseModel):
     over_budget: int = 0
     candidates: int = 0
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    # Signals that could not run (e.g. "semantic" while the embedding model is down): the ranking
+    # was made without them.
+    unavailable: list[str] = Field(default_factory=list)
