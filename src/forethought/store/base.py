@@ -125,6 +125,10 @@ class Store(ABC):
         """Release connections and caches. The store is unusable afterwards."""
 
     @abstractmethod
+    def stats(self) -> dict[str, Any]:
+        """What `doctor` shows: backend kind and version, schema version, counts (no content)."""
+
+    @abstractmethod
     def check_embedder(self, name: str, dim: int) -> None:
         """Bind the store to one embedding model, or raise Conflict if it holds another's vectors."""
 

@@ -134,6 +134,24 @@ class SQLiteStore(Store):
 
         return self._write(load)
 
+    def stats(self) -> dict[str, Any]:
+        def read(conn: Any) -> dict[str, Any]:
+            return {
+                "kind": "sqlite",
+                "path": self._target,
+                "sqlite": sqlite3.sqlite_version,
+                "fts_secure_delete": self.capabilities.secure_fts_delete,
+                "schema_version": conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0],
+                "spaces": conn.execute("SELECT COUNT(*) FROM spaces").fetchone()[0],
+                "records": conn.execute("SELECT COUNT(*) FROM records").fetchone()[0],
+                "pending_outbox_jobs": conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0],
+            }
+
+        info = self._read(read)
+        if self.path is not None:
+            info["size_mb"] = round(sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*")) / 1e6, 2)
+        return info
+
     def check_embedder(self, name: str, dim: int) -> None:
         if dim != self.dim:
             raise BackendError(f"embedder {name} makes {dim}-dimensional vectors; this store was opened for {self.dim}")

@@ -1,0 +1,185 @@
+"""Deterministic check patterns derived from a rule's wording.
+
+A pattern is only derived when the rule names something concrete in code; a vague rule ("keep
+functions small") gets none, because a pattern that fires on every draft is worse than no pattern.
+Derivation rules, in order:
+
+1. **Forbidden storage.** "never store/put/keep <thing> in <localStorage|sessionStorage|AsyncStorage>"
+   and "don't use <storage> for <thing>" forbid writing that thing there:
+   `localStorage.setItem(<args naming the thing>)` and `localStorage[...thing...] =` / `.thing =`.
+   Using the storage for anything else stays allowed (no loose "any localStorage" pattern).
+2. **Forbidden logging.** "never/don't log <thing>" forbids a logging call (console.*, logger.*,
+   log.*, logging.*, print) whose arguments name the thing on the same line; "personal data"/"PII"
+   expands to email, phone, address and SSN.
+3. **Singletons.** "use the <Class> singleton" and "never instantiate/create a new <Class>" forbid
+   `new <Class>(`.
+4. **Forbidden libraries and APIs.** "don't/never use|import|call|add <name>", "use Y instead of /
+   rather than / over <name>", "use Y, not <name>" and "<name> is banned/deprecated" forbid, for a
+   dotted API (`console.log`, `requests.get`), calling it; for a package (`moment.js`, `lodash`,
+   `@scope/pkg`), importing it (JS `import`/`require`, Python `import`/`from`) and, when the name is
+   written in code case and is not an everyday word, calling it (`moment(`). A rule with an
+   exception ("without a timeout", "unless ...") derives nothing: the regex cannot see the exception.
+5. **Required headers.** A positive rule (must/always/every/all, not negated) that sends, includes,
+   sets or carries a header by name (`X-...`, Authorization, Idempotency-Key) requires the name.
+6. **Required calls.** A positive rule that names a call written with parentheses
+   (`requireRole('admin')`) and says to go through / call / wrap in / use it requires `name(`.
+
+Every pattern escapes the names it embeds, uses only bounded repetition on character classes
+(`[^)]{0,200}`), and no nested quantifiers, so matching is linear in the draft's length.
+"""
+
+from __future__ import annotations
+
+import re
+
+from forethought.pipeline.candidates import CheckPatterns
+
+__all__ = ["derive_patterns"]
+
+_NEGATIVE = r"(?:never|don'?t|do\s+not|no\s+longer|stop|avoid|must\s+not|mustn'?t|shouldn'?t|should\s+not)"
+_NAME = r"`?(?P<name>@?[A-Za-z_$][\w$@./-]*[\w$])`?"
+_STORAGES = r"(?P<where>localStorage|sessionStorage|AsyncStorage)"
+_STORE_IN = re.compile(
+    _NEGATIVE + r"\s+(?:store|put|keep|save|persist|write|cache)\s+(?P<thing>[\w\s-]{1,60}?)\s+(?:in|into|to)\s+"
+    r"(?:the\s+)?" + _STORAGES,
+    re.I,
+)
+_USE_FOR = re.compile(
+    _NEGATIVE + r"\s+use\s+" + _STORAGES + r"\s+(?:for|to\s+store)\s+(?P<thing>[\w\s-]{1,60}?)(?:[.;,:—]|$)", re.I
+)
+_LOG = re.compile(_NEGATIVE + r"\s+log\s+(?P<thing>[\w\s'-]{1,60}?)(?:[.;,:—(]|\s+(?:at|in|to|on|even)\b|$)", re.I)
+_SINGLETON = re.compile(
+    r"(?:use|through|import)\s+(?:the\s+)?`?(?P<cls>[A-Z]\w+)`?\s+singleton"
+    r"|" + _NEGATIVE + r"\s+(?:instantiate|create|construct)\s+(?:a\s+)?(?:new\s+)?`?(?P<cls2>[A-Z]\w+)`?",
+)
+_FORBID_USE = [
+    re.compile(
+        _NEGATIVE + r"\s+(?:use|using|import|importing|call|calling|add|adding|pull|install)\s+"
+        r"(?:the\s+|any\s+|an?\s+)?" + _NAME,
+        re.I,
+    ),
+    re.compile(r"\buse\s+`?[@\w][\w@./-]*`?\s+(?:instead\s+of|rather\s+than|over)\s+" + _NAME, re.I),
+    re.compile(r"\buse\s+`?[@\w][\w@./-]*`?[^,.;]{0,60},\s+not\s+" + _NAME, re.I),
+    re.compile(r"\bimport\w*\s+[^,.;]{0,80},\s+not\s+(?:from\s+)?" + _NAME, re.I),
+    re.compile(_NAME + r"\s+is\s+(?:banned|deprecated|forbidden|not\s+allowed)", re.I),
+]
+_EXCEPTION = re.compile(r"^\W{0,3}(?:\w+\W+){0,3}?(?:without|unless|except|outside|other\s+than)\b", re.I)
+_HEADER = re.compile(r"(?<![\w-])(?P<h>X-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|Authorization|Idempotency-Key)(?![\w-])")
+_POSITIVE = re.compile(r"\b(?:must|always|every|all|each|required?)\b", re.I)
+_NEGATED = re.compile(_NEGATIVE + r"\b", re.I)
+_SEND = re.compile(r"\b(?:send|sends|include|includes|set|sets|carry|carries|attach|add|pass|with)\b", re.I)
+_CALL = re.compile(r"(?<![\w.$])(?P<fn>[A-Za-z_$][\w$]*)\((?:[^()\n]{0,80})\)")
+_GO_THROUGH = re.compile(r"\b(?:go\s+through|goes\s+through|call|calls|wrap\w*|use|uses|via)\b", re.I)
+
+
+# Everyday words that follow "don't use" without naming code ("don't use floats", "any other").
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_STOPWORDS = _words(
+    "a an the any another other more new old it this that these those them raw plain global inline default "
+    "floats float strings numbers classes promises callbacks mocks tabs spaces emojis magic hard hardcoded "
+    "upstream external third-party vendor manual custom our your their its same different separate extra "
+    "real fake live local remote long short big small"
+)
+_EVERYDAY = _words("request requests date time path http test log util utils fetch format data json")
+_PII = r"(?:e-?mail|phone|address|ssn)"
+
+
+def _word_pattern(phrase: str) -> str | None:
+    """The regex for a noun phrase's head word: 'refresh tokens' -> token(s), 'request bodies' -> bod(y|ies)."""
+    words: list[str] = re.findall(r"[A-Za-z]+", phrase)
+    words = [w for w in words if w.lower() not in _STOPWORDS and w.lower() not in {"full", "user", "users", "all"}]
+    if not words:
+        return None
+    head = words[-1].lower()
+    if head in {"pii"} or (len(words) >= 2 and f"{words[-2]} {words[-1]}".lower() == "personal data"):
+        return _PII
+    if head.endswith("ies") and len(head) > 4:
+        return re.escape(head[:-3]) + "(?:y|ies)"
+    if head.endswith("s") and not head.endswith("ss") and len(head) > 3:
+        head = head[:-1]
+    if head in {"email", "emails"}:
+        return "e-?mail"
+    return re.escape(head)
+
+
+def _storage(where: str, thing: str) -> list[str]:
+    word = _word_pattern(thing)
+    if word is None:
+        return []
+    w = re.escape(where)
+    return [
+        rf"\b{w}\s*\.\s*setItem\s*\(\s*[^)]{{0,200}}(?i:{word})",
+        rf"\b{w}\s*(?:\[[^\]]{{0,200}}(?i:{word})[^\]]{{0,200}}\]|\.\w{{0,40}}(?i:{word})\w{{0,40}})\s*=(?!=)",
+    ]
+
+
+def _logging(thing: str) -> list[str]:
+    word = _word_pattern(thing)
+    if word is None:
+        return []
+    call = r"\b(?:console\.(?:log|info|warn|error|debug|trace)|(?:logger|log|logging)\.\w{1,20}|print)"
+    return [rf"{call}\s*\([^\n]{{0,200}}(?i:{word})"]
+
+
+def _library(name: str) -> list[str]:
+    name = name.strip("`").rstrip(".")
+    if name.lower() in _STOPWORDS or len(name) < 2:
+        return []
+    package = re.sub(r"\.(?:js|ts)$", "", name, flags=re.I)
+    if "." in package and not package.startswith("@"):  # an API: console.log, requests.get
+        return [r"\b" + re.escape(package) + r"\s*\("]
+    if not re.fullmatch(r"@?[\w.-]+(?:/[\w.-]+)?", package):
+        return []
+    lowered = re.escape(package.lower())
+    patterns = [rf"(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)['\"](?i:{lowered})(?:/[^'\"\n]{{0,100}})?['\"]"]
+    if re.fullmatch(r"[A-Za-z_]\w*", package):
+        patterns.append(rf"(?m:^[ \t]*(?:from|import)[ \t]+(?i:{lowered})\b)")
+    code_case = package != name or package[0].islower() or any(c.isupper() for c in package[1:])
+    callable_name = re.fullmatch(r"[A-Za-z_$][\w$]*", package) and len(package) >= 4
+    if callable_name and code_case and package.lower() not in _EVERYDAY:
+        patterns.append(r"\b" + re.escape(package) + r"\s*\(")
+    return patterns
+
+
+def _forbidden(rule: str) -> list[str]:
+    out: list[str] = []
+    for m in _STORE_IN.finditer(rule):
+        out += _storage(m.group("where"), m.group("thing"))
+    for m in _USE_FOR.finditer(rule):
+        out += _storage(m.group("where"), m.group("thing"))
+    for m in _LOG.finditer(rule):
+        out += _logging(m.group("thing"))
+    for m in _SINGLETON.finditer(rule):
+        cls = m.group("cls") or m.group("cls2")
+        out.append(r"\bnew\s+" + re.escape(cls) + r"\s*\(")
+    if out:  # the specific rules above already say what is forbidden
+        return out
+    for rx in _FORBID_USE:
+        for m in rx.finditer(rule):
+            if _EXCEPTION.match(rule[m.end() :]):
+                continue
+            out += _library(m.group("name"))
+    return out
+
+
+def _required(rule: str) -> list[str]:
+    if _NEGATED.search(rule) or not _POSITIVE.search(rule):
+        return []
+    out: list[str] = []
+    if _SEND.search(rule):
+        out += [rf"(?i:(?<![\w-]){re.escape(m.group('h'))}(?![\w-]))" for m in _HEADER.finditer(rule)]
+    if _GO_THROUGH.search(rule):
+        out += [r"\b" + re.escape(m.group("fn")) + r"\s*\(" for m in _CALL.finditer(rule)]
+    return out
+
+
+def derive_patterns(rule: str) -> CheckPatterns | None:
+    """Forbid/require regexes for a rule, or None when it names nothing concrete enough to check."""
+    forbid = tuple(dict.fromkeys(_forbidden(rule)))
+    require = tuple(dict.fromkeys(_required(rule)))
+    if not forbid and not require:
+        return None
+    return CheckPatterns(forbid=forbid, require=require)

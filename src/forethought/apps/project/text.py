@@ -1,0 +1,141 @@
+"""Cutting coding-agent turns into sentences, and recognising sentences that are not memory.
+
+Sentences are spans of the turn's text, so every quote taken from one is verbatim. Fenced code
+blocks, shell commands and quoted output are skipped: memory comes from what people said, and a
+code sample is the thing a rule is checked against, not a rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = [
+    "Sentence",
+    "body_of",
+    "is_agent_chatter",
+    "is_deferred",
+    "is_question",
+    "is_transient",
+    "segments",
+    "sentences",
+]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str  # verbatim, a substring of the turn's text
+    start: int  # offset in the turn's text
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+# A sentence ends at . ! ? followed by space and a capital/quote/bracket; not after "e.g." and the like.
+_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'`(\[@_])")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|cf)\.)$", re.I)
+
+
+def _pieces(line: str) -> Iterator[tuple[int, int]]:
+    """Sentence spans within one line, after any list bullet, outer whitespace trimmed."""
+    bullet = _BULLET.match(line)
+    cursor = bullet.end() if bullet else len(line) - len(line.lstrip())
+    piece_start = cursor
+    for cut in _BOUNDARY.finditer(line, cursor):
+        if _ABBREVIATION.search(line[piece_start : cut.start()]):
+            continue
+        yield piece_start, cut.start()
+        piece_start = cut.end()
+    yield piece_start, len(line.rstrip())
+
+
+def _spans(text: str, *, prose_only: bool) -> Iterator[Sentence]:
+    offset = 0
+    in_fence = False
+    for line in text.splitlines(keepends=True):
+        start, offset = offset, offset + len(line)
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            in_fence = not in_fence
+            continue
+        if not stripped or (prose_only and (in_fence or stripped.startswith(("$ ", ">", "#!", "//")))):
+            continue
+        for a, b in _pieces(line):
+            chunk = line[a:b].strip()
+            if len(chunk) >= 3:
+                yield Sentence(text=chunk, start=start + line.index(chunk, a))
+
+
+def sentences(text: str) -> Iterator[Sentence]:
+    """The sentences of a turn, outside code fences, shell lines and quoted output."""
+    return _spans(text, prose_only=True)
+
+
+def segments(text: str) -> Iterator[Sentence]:
+    """Every sentence or code line of a draft (code included: a draft's code can repeat a mistake)."""
+    return _spans(text, prose_only=False)
+
+
+# Leading discourse words that carry no content ("OK, ...", "Also: ...", "No, ...").
+_MARKER = re.compile(
+    r"^(?:ok(?:ay)?|so|also|and|but|right|alright|great|good|yes|yeah|yep|no|nope|well|btw|fyi|note|"
+    r"thanks|thank you|perfect|agreed|ah|oh|context|background|heads up|for the record|important)\b[\s,:;.!—–-]*",
+    re.I,
+)
+
+
+def body_of(sentence: str) -> str:
+    """The sentence without leading discourse markers ("Also, never ..." -> "never ...")."""
+    body = sentence.strip()
+    for _ in range(4):
+        stripped = _MARKER.sub("", body, count=1)
+        if stripped == body or not stripped:
+            break
+        body = stripped
+    return body
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip(" )\"'").endswith("?")
+
+
+_DEFERRED = re.compile(
+    r"\b(?:not\s+(?:in|for)\s+this\s+(?:sprint|release|pr|quarter|iteration|milestone)|"
+    r"next\s+(?:sprint|quarter|release|iteration)|some\s?day|eventually|down\s+the\s+road|at\s+some\s+point|"
+    r"maybe|might|could|perhaps|possibly|revisit|longer\s+term|parking\s+lot|nice\s+to\s+have|todo|"
+    r"not\s+sure|open\s+question|if\s+we\s+have\s+time|one\s+day)\b",
+    re.I,
+)
+_TRANSIENT = re.compile(
+    r"\b(?:I'?m|I\s+am|we'?re|we\s+are)\s+(?:on|currently\s+on)\s+(?:branch|node|python|a\s+branch|the\s+\S+\s+branch)\b"
+    r"|\b(?:I'?m|I\s+am)\s+on\s+\S+\s+\d"
+    r"|\bon\s+my\s+(?:machine|laptop|end|box)\b|\bmy\s+(?:local|laptop|machine|browser|branch)\b"
+    r"|(?<![\w-])local(?:ly)?(?![\w-])|\bright\s+now\b|\bjust\s+now\b|\bfor\s+now\b|\btoday\b"
+    r"|\bthis\s+(?:morning|afternoon|evening)\b|\btemporar(?:y|ily)\b|\bWIP\b"
+    r"|\buntil\s+\w+\s+(?:signs?\s+off|is\s+done|lands|ships|merges)\b",
+    re.I,
+)
+# What an agent says about its own work: plans, progress, acknowledgements. Not memory.
+_AGENT_CHATTER = re.compile(
+    r"^(?:I'?ll|I\s+will|I'?m\s+going\s+to|I\s+am\s+going\s+to|let\s+me|I\s+can|I\s+could|I'?ve|I\s+have|"
+    r"I\s+(?:added|updated|created|removed|fixed|changed|moved|ran|installed|opened|wrote|switched)|"
+    r"done|fixed|added|updated|created|switching|switched|ok(?:ay)?|understood|got\s+it|sure|here'?s|"
+    r"sounds\s+good|will\s+do|on\s+it|makes\s+sense|that\s+makes\s+sense|the\s+simplest\s+way|"
+    r"a\s+simple\s+option|options?:|one\s+option)\b",
+    re.I,
+)
+
+
+def is_deferred(sentence: str) -> bool:
+    return _DEFERRED.search(sentence) is not None
+
+
+def is_transient(sentence: str) -> bool:
+    return _TRANSIENT.search(sentence) is not None
+
+
+# "The route now returns ..." from an agent reports a change it just made.
+_NOW = re.compile(r"\b(?:now|already)\b(?!\s+on\b)", re.I)
+
+
+def is_agent_chatter(sentence: str) -> bool:
+    return _AGENT_CHATTER.match(sentence.strip()) is not None or _NOW.search(sentence) is not None
