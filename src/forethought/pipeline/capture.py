@@ -1,0 +1,70 @@
+"""Capture: storing what was said, with secrets (and, by the app's policy, personal data) removed.
+
+Turns are the system of record and are kept verbatim — except that a secret never reaches the
+database: API keys, tokens, passwords, private keys and credentials in connection strings are
+replaced by placeholders before anything is written. Card numbers are always replaced; emails and
+phone numbers too when the app's policy is "redact".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from forethought.apps.base import App
+from forethought.domain import Action, AuditEvent, Session, Space, Turn, new_id
+from forethought.domain.limits import check_name
+from forethought.domain.times import utcnow
+from forethought.pipeline.detectors import Span, find_personal_data, find_secrets, redact_all
+
+if TYPE_CHECKING:
+    from forethought.facade import Forethought
+
+__all__ = ["capture_session", "scrub"]
+
+
+def scrub(text: str, app: App | None = None) -> str:
+    """`text` with secrets, card numbers and (under a "redact" policy) other personal data replaced."""
+    redact_personal = app is not None and app.personal_data == "redact"
+
+    def finder(value: str) -> list[Span]:
+        personal = [s for s in find_personal_data(value) if s.kind == "card" or redact_personal]
+        return [*find_secrets(value), *personal]
+
+    # redact_all also catches what hides behind full-width letters or zero-width characters.
+    return redact_all(text, finder)[0]
+
+
+def capture_session(
+    memory: Forethought,
+    app: App,
+    space: Space,
+    turns: Sequence[Turn],
+    *,
+    title: str,
+    source: str,
+    created_at: datetime | None = None,
+    metadata: dict[str, object] | None = None,
+) -> Session:
+    when = created_at or utcnow()
+    clean = tuple(t.model_copy(update={"text": scrub(t.text, app), "index": i}) for i, t in enumerate(turns))
+    session = Session(
+        id=new_id(),
+        space_id=space.id,
+        title=check_name(title, field="title"),
+        source=source,
+        created_at=when,
+        turns=clean,
+        metadata=dict(metadata or {}),
+    )
+    event = AuditEvent(
+        id=new_id(),
+        space_id=space.id,
+        action=Action.SESSION_CAPTURED,
+        actor=memory.actor,
+        at=when,
+        details={"session": session.id, "turns": len(clean), "source": source},
+    )
+    memory.store.add_session(session, [event])
+    return session

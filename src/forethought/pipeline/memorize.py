@@ -1,0 +1,83 @@
+"""Remembering from a session: extract → validate → relate → review → retain, in that order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from forethought.apps.base import App
+from forethought.domain import Session, Space
+from forethought.llm.base import ChatModel, Usage
+from forethought.pipeline.capture import scrub
+from forethought.pipeline.extract import extract_candidates
+from forethought.pipeline.review import Submission, submit
+from forethought.pipeline.validator import validate
+
+if TYPE_CHECKING:
+    from forethought.facade import Forethought
+
+__all__ = ["Memorized", "memorize"]
+
+
+@dataclass(frozen=True)
+class Memorized:
+    submission: Submission
+    mode: str
+    degraded: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    proposed: int = 0
+    merged_in_session: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """Counts and reasons for a trace (ids, rules and reasons only — no memory text)."""
+        s = self.submission
+        return {
+            "mode": self.mode,
+            "proposed": self.proposed,
+            "merged_in_session": self.merged_in_session,
+            "auto_approved": [i.record.handle for i in s.items if i.outcome == "approved"],
+            "pending_review": [i.record.handle for i in s.items if i.outcome == "pending"],
+            "added_evidence_to": [i.record.handle for i in s.items if i.outcome == "merged"],
+            "rejected": [{"kind": r.candidate.kind, "rule": r.rule, "reason": r.reason} for r in s.rejected],
+        }
+
+
+def memorize(
+    memory: Forethought,
+    app: App,
+    space: Space,
+    session: Session,
+    *,
+    model: ChatModel | None,
+    turn_indexes: Sequence[int] | None = None,
+    source: str,
+    occurred_at: datetime | None = None,
+) -> Memorized:
+    """Propose, check and file what a session (or just some of its turns) gives to remember."""
+    view = session
+    if turn_indexes is not None:
+        wanted = set(turn_indexes)
+        view = session.model_copy(update={"turns": tuple(t for t in session.turns if t.index in wanted)})
+    extraction = extract_candidates(view, app, model)
+    report = validate(extraction.candidates, view, app)
+    checked = report.validated
+    submission = submit(
+        memory,
+        app,
+        space,
+        checked.accepted,
+        [*extraction.rejected, *checked.rejected],
+        occurred_at=occurred_at or session.created_at,
+        source=source,
+        scrub=lambda text: scrub(text, app),
+    )
+    return Memorized(
+        submission=submission,
+        mode=extraction.mode,
+        degraded=extraction.degraded,
+        usage=extraction.usage,
+        proposed=len(extraction.candidates) + len(extraction.rejected),
+        merged_in_session=checked.merged,
+    )

@@ -1,0 +1,299 @@
+"""The validator: deterministic rules (no LLM) every extracted candidate passes before review.
+
+First the session is redacted: in every turn, secrets become `[REDACTED:<kind>]` and payment card
+numbers `[card]`, always; emails and phone numbers become `[email]` / `[phone]` when the app's
+`personal_data` policy is "redact". Each replacement is a `Redaction`; the changed turns are in
+`ValidationReport.redacted_turns`, whether or not a candidate quoted them. Then each candidate
+goes through the rules below, in this order (`RULES`); the first that refuses it names the
+rejection, so a candidate that holds a secret and has no evidence is rejected as `secret`.
+
+ 1 unknown_kind        kind not among the app's kinds                                  reject
+ 2 statement_length    trimmed statement not MIN_STATEMENT-MAX_STATEMENT characters    reject
+ 3 secret              a secret in the statement, attributes or evidence               reject
+ 4 personal_data       a card number (any policy), email/phone under "reject"          reject
+                       email/phone under "redact": replaced in statement, attributes and
+                       quotes (as in the turns, so quotes still match), Flag.PERSONAL_DATA
+ 5 evidence_not_found  no quote, an empty one, or one in no single (redacted) turn
+                       after `normalize`; found quotes get session id, turn index, role  reject
+ 6 transient           branch names, "my laptop", "right now", "for now", local build
+                       failures, in the statement or the quote clauses behind it        reject
+ 7 deferred            "maybe later", "not this sprint", "nice to have", "we might"...  reject
+ 8 injection           instruction-like text anywhere in the candidate       Flag.INJECTION
+ 9 agent_only          asserted by the agent, or every quote from an agent turn: confidence
+                       capped at AGENT_ONLY_CAP                             Flag.AGENT_ONLY
+10 duplicate           same kind and normalised statement (or token Jaccard ≥ DUPLICATE_JACCARD)
+                       as an earlier accepted one: folded into it (evidence, flags and tags
+                       united, highest confidence), counted in `Validated.merged`
+
+Every input candidate ends up exactly once: accepted, rejected (rule and reason) or merged. A
+rejection keeps the candidate with secrets and personal data redacted, so showing rejections never
+shows what was removed from the session. Nothing here raises on odd input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from forethought.apps.base import App
+from forethought.domain import Evidence, Role, Session
+from forethought.pipeline import detectors
+from forethought.pipeline.candidates import Candidate, Flag, Redaction, Rejection, Validated
+from forethought.pipeline.detectors import Span, find_personal_data, find_phrase, find_secrets, redact_all
+from forethought.pipeline.normalize import find_quote, normalize, related_clauses, similarity
+
+__all__ = ["AGENT_ONLY_CAP", "MAX_STATEMENT", "MIN_STATEMENT", "RULES", "ValidationReport", "validate"]
+
+MIN_STATEMENT = 8
+MAX_STATEMENT = 400
+AGENT_ONLY_CAP = 0.5
+DUPLICATE_JACCARD = 0.9
+
+Finder = Callable[[str], list[Span]]
+
+
+class ValidationReport(BaseModel):
+    """What `validate` decided, and the session text to store instead of the raw turns."""
+
+    model_config = ConfigDict(frozen=True)
+
+    validated: Validated
+    redactions: list[Redaction] = Field(default_factory=list)
+    # turn index -> the turn's text with redactions applied; only turns that changed
+    redacted_turns: dict[int, str] = Field(default_factory=dict)
+
+    def redacted_session(self, session: Session) -> Session:
+        """`session` with the redacted text in place of each changed turn."""
+        turns = tuple(
+            t.model_copy(update={"text": self.redacted_turns[t.index]}) if t.index in self.redacted_turns else t
+            for t in session.turns
+        )
+        return session.model_copy(update={"turns": turns})
+
+
+@dataclass(frozen=True, slots=True)
+class _Reject:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    session: Session
+    app: App
+    texts: tuple[str, ...]  # normalised redacted text of each turn, by position
+
+
+def _cards(text: str) -> list[Span]:
+    return [s for s in find_personal_data(text) if s.kind == "card"]
+
+
+def _json(attributes: dict[str, Any]) -> str:
+    """Attributes as one text, so `{"password": "x"}` is seen as a password (keys and values)."""
+    try:
+        return json.dumps(attributes, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):  # keys JSON cannot hold, or a cycle
+        return str(attributes)
+
+
+def _texts(c: Candidate) -> Iterator[str]:
+    yield c.statement
+    if c.attributes:
+        yield _json(c.attributes)
+    yield from (ev.quote for ev in c.evidence)
+
+
+def _kinds_found(c: Candidate, finder: Finder) -> list[str]:
+    return sorted({s.kind for text in _texts(c) for s in redact_all(text, finder)[1]})
+
+
+def _scrub(c: Candidate, finder: Finder) -> Candidate:
+    """A copy of `c` with what `finder` finds redacted in its statement, attributes and quotes.
+    Attributes are redacted as JSON text; if that no longer parses they are dropped."""
+
+    def clean(text: str) -> str:
+        return redact_all(text, finder)[0]
+
+    attributes: Any = c.attributes
+    if attributes and (text := _json(attributes)) != (cleaned := clean(text)):
+        try:
+            attributes = json.loads(cleaned)
+        except ValueError:
+            attributes = {}
+    evidence = [ev.model_copy(update={"quote": clean(ev.quote)}) for ev in c.evidence]
+    attributes = attributes if isinstance(attributes, dict) else {}
+    return c.model_copy(update={"statement": clean(c.statement), "attributes": attributes, "evidence": evidence})
+
+
+def _redact_session(session: Session, app: App) -> tuple[list[str], list[Redaction], dict[int, str]]:
+    personal: Finder = find_personal_data if app.personal_data == "redact" else _cards
+    texts: list[str] = []
+    redactions: list[Redaction] = []
+    changed: dict[int, str] = {}
+    for turn in session.turns:
+        text = turn.text
+        for rule, finder in (("secret", find_secrets), ("personal_data", personal)):
+            text, spans = redact_all(text, finder)
+            redactions += [Redaction(turn_index=turn.index, rule=rule, replacement=s.replacement) for s in spans]
+        if text != turn.text:
+            changed[turn.index] = text
+        texts.append(text)
+    return texts, redactions, changed
+
+
+# The rules, in order. Each returns the candidate (possibly changed) or a _Reject with its reason.
+
+
+def unknown_kind(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    if c.kind in ctx.app.kinds:
+        return c
+    return _Reject(f"kind {c.kind!r} is not one of the app's kinds ({', '.join(sorted(ctx.app.kinds))})")
+
+
+def statement_length(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    text = c.statement.strip()
+    if MIN_STATEMENT <= len(text) <= MAX_STATEMENT:
+        return c.model_copy(update={"statement": text})
+    return _Reject(f"statement is {len(text)} characters; it must be {MIN_STATEMENT}-{MAX_STATEMENT}")
+
+
+def secret(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    kinds = _kinds_found(c, find_secrets)
+    return _Reject(f"contains a secret ({', '.join(kinds)}); it is redacted from the session") if kinds else c
+
+
+def personal_data(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    kinds = _kinds_found(c, find_personal_data)
+    if not kinds:
+        return c
+    if "card" in kinds:
+        return _Reject("contains a payment card number (never stored, whatever the app's policy)")
+    if ctx.app.personal_data == "reject":
+        return _Reject(f"contains personal data ({', '.join(kinds)}); this app's policy is to reject it")
+    flags = c.flags if Flag.PERSONAL_DATA in c.flags else [*c.flags, Flag.PERSONAL_DATA]
+    return _scrub(c, find_personal_data).model_copy(update={"flags": flags})
+
+
+def evidence_not_found(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    if not c.evidence:
+        return _Reject("no evidence quote")
+    turns = ctx.session.turns
+    positions = {turn.index: i for i, turn in enumerate(turns)}
+    annotated: list[Evidence] = []
+    for ev in c.evidence:
+        if not normalize(ev.quote):
+            return _Reject("an evidence quote is empty")
+        found = find_quote(ev.quote, ctx.texts, positions.get(ev.turn_index) if ev.turn_index is not None else None)
+        if found is None:
+            return _Reject(f"quote not found in any single turn of the session: {ev.quote[:120]!r}")
+        where = {"session_id": ctx.session.id, "turn_index": turns[found].index, "role": turns[found].role}
+        annotated.append(ev.model_copy(update=where))
+    return c.model_copy(update={"evidence": annotated})
+
+
+def _first_phrase(patterns: Sequence[re.Pattern[str]], texts: Iterable[str]) -> str | None:
+    return next((hit for text in texts if (hit := find_phrase(patterns, text))), None)
+
+
+def _claims(c: Candidate) -> list[str]:
+    """The statement and the quote clauses it was drawn from: a "for now" in the clause behind a
+    fact counts, one in an unrelated clause of the same quote does not."""
+    return [c.statement, *related_clauses(c.statement, [ev.quote for ev in c.evidence])]
+
+
+def transient(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    hit = _first_phrase(detectors.TRANSIENT, _claims(c))
+    return c if hit is None else _Reject(f"describes a passing state, not a lasting fact ({hit!r})")
+
+
+def deferred(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    hit = _first_phrase(detectors.DEFERRED, _claims(c))
+    return c if hit is None else _Reject(f"an idea for later, not a decision ({hit!r})")
+
+
+def injection(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    if Flag.INJECTION in c.flags or _first_phrase(detectors.INJECTION, _texts(c)) is None:
+        return c
+    return c.model_copy(update={"flags": [*c.flags, Flag.INJECTION]})
+
+
+def agent_only(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    if c.asserted_by is not Role.AGENT and not all(ev.role is Role.AGENT for ev in c.evidence):
+        return c
+    flags = c.flags if Flag.AGENT_ONLY in c.flags else [*c.flags, Flag.AGENT_ONLY]
+    return c.model_copy(update={"confidence": min(c.confidence, AGENT_ONLY_CAP), "flags": flags})
+
+
+Rule = Callable[[Candidate, _Context], Candidate | _Reject]
+_RULES: tuple[Rule, ...] = (
+    unknown_kind,
+    statement_length,
+    secret,
+    personal_data,
+    evidence_not_found,
+    transient,
+    deferred,
+    injection,
+    agent_only,
+)
+RULES: tuple[str, ...] = (*(rule.__name__ for rule in _RULES), "duplicate")
+
+
+def _fold_into(first: Candidate, dup: Candidate, ctx: _Context) -> Candidate:
+    """`dup` folded into `first`: evidence, flags and tags united, the higher confidence."""
+    evidence: dict[tuple[str, int | None], Evidence] = {}
+    for ev in [*first.evidence, *dup.evidence]:
+        evidence.setdefault((normalize(ev.quote), ev.turn_index), ev)
+    merged = first.model_copy(
+        update={
+            "evidence": list(evidence.values()),
+            "confidence": max(first.confidence, dup.confidence),
+            "asserted_by": dup.asserted_by if first.asserted_by is Role.AGENT else first.asserted_by,
+            "flags": [f for f in dict.fromkeys([*first.flags, *dup.flags]) if f is not Flag.AGENT_ONLY],
+            "tags": list(dict.fromkeys([*first.tags, *dup.tags])),
+        }
+    )
+    result = agent_only(merged, ctx)  # decided again: a user's quote in the duplicate lifts the cap
+    return result if isinstance(result, Candidate) else merged
+
+
+def _same_fact(a: Candidate, b: Candidate) -> bool:
+    if a.kind != b.kind:
+        return False
+    return normalize(a.statement) == normalize(b.statement) or similarity(a.statement, b.statement) >= DUPLICATE_JACCARD
+
+
+def _merge_duplicates(accepted: list[Candidate], ctx: _Context) -> list[Candidate]:
+    kept: list[Candidate] = []
+    for c in accepted:
+        i = next((i for i, k in enumerate(kept) if _same_fact(k, c)), None)
+        if i is None:
+            kept.append(c)
+        else:
+            kept[i] = _fold_into(kept[i], c, ctx)
+    return kept
+
+
+def validate(candidates: Sequence[Candidate], session: Session, app: App) -> ValidationReport:
+    """Run every candidate through the rules (see the module docstring for the order)."""
+    texts, redactions, changed = _redact_session(session, app)
+    ctx = _Context(session=session, app=app, texts=tuple(normalize(t) for t in texts))
+    accepted: list[Candidate] = []
+    rejected: list[Rejection] = []
+    for candidate in candidates:
+        for rule in _RULES:
+            outcome = rule(candidate, ctx)
+            if isinstance(outcome, _Reject):
+                shown = _scrub(_scrub(candidate, find_secrets), find_personal_data)
+                rejected.append(Rejection(candidate=shown, rule=rule.__name__, reason=outcome.reason))
+                break
+            candidate = outcome
+        else:
+            accepted.append(candidate)
+    kept = _merge_duplicates(accepted, ctx)
+    validated = Validated(accepted=kept, rejected=rejected, merged=len(accepted) - len(kept))
+    return ValidationReport(validated=validated, redactions=redactions, redacted_turns=changed)
