@@ -15,10 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,12 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from bench.common import command_line, machine, now_iso, peak_rss_mb, timing, write_json
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]:
@@ -72,16 +65,21 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
                 text = next(texts)
                 vec = pool_vectors[rng.integers(pool)] + rng.normal(0, 0.02, embedder.dim).astype(np.float32)
                 vec /= np.linalg.norm(vec)
-                record = new_record(space_id, Draft(kind="note", statement=text),
-                                    status=Status.ACTIVE,
-                                    occurred_at=base_time + timedelta(minutes=loaded), now=utcnow())
+                record = new_record(
+                    space_id,
+                    Draft(kind="note", statement=text),
+                    status=Status.ACTIVE,
+                    occurred_at=base_time + timedelta(minutes=loaded),
+                    now=utcnow(),
+                )
                 p = index_payload(record)
                 batch.append(NewRecord(record, vec.astype(np.float32), p.terms, p.search_text))
                 loaded += 1
             memory.store.apply(ChangeSet(space_id, inserts=batch))
         bulk_s = time.perf_counter() - start
         out["bulk_load_records_per_s"] = round((size - len(first)) / bulk_s, 1) if size > len(first) else None
-        out["vectors"] = "real (MiniLM)" if size <= ingest else f"{len(first)} real, rest synthetic from a pool of {pool}"
+        synthetic = f"{len(first)} real, the rest synthetic from a pool of {pool} real vectors"
+        out["vectors"] = "real (MiniLM)" if size <= ingest else synthetic
 
         # 3. recall latency
         qs = queries(n_queries, size)
@@ -96,13 +94,16 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
             latencies.append((time.perf_counter() - start) * 1000)
             for name, ms in result.timings_ms.items():
                 stage.setdefault(name, []).append(ms)
-        out["recall_p50_ms"] = round(_percentile(latencies, 0.5), 2)
-        out["recall_p95_ms"] = round(_percentile(latencies, 0.95), 2)
-        out["recall_mean_ms"] = round(statistics.fmean(latencies), 2)
-        out["stage_p50_ms"] = {k: round(_percentile(v, 0.5), 2) for k, v in stage.items()}
-        out["stage_p95_ms"] = {k: round(_percentile(v, 0.95), 2) for k, v in stage.items()}
+        overall = timing(latencies)
+        out["recall_p50_ms"], out["recall_p95_ms"], out["recall_mean_ms"] = (
+            overall.p50_ms,
+            overall.p95_ms,
+            overall.mean_ms,
+        )
+        out["stage_p50_ms"] = {k: timing(v).p50_ms for k, v in stage.items()}
+        out["stage_p95_ms"] = {k: timing(v).p95_ms for k, v in stage.items()}
     out["file_mb"] = round(sum(p.stat().st_size for p in tmp.glob("scale.db*")) / 1e6, 1)
-    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["peak_rss_mb"] = peak_rss_mb()
     for p in tmp.iterdir():
         p.unlink()
     tmp.rmdir()
@@ -146,28 +147,39 @@ def main() -> None:
     for size in [int(s) for s in args.sizes.split(",")]:
         print(f"size {size:,} ...", file=sys.stderr, flush=True)
         proc = subprocess.run(
-            [sys.executable, "-m", "bench.scale", "--one", str(size), "--ingest", str(args.ingest),
-             "--queries", str(args.queries), "--pool", str(args.pool)],
-            cwd=ROOT, capture_output=True, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "bench.scale",
+                "--one",
+                str(size),
+                "--ingest",
+                str(args.ingest),
+                "--queries",
+                str(args.queries),
+                "--pool",
+                str(args.pool),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             sys.exit(f"size {size} failed:\n{proc.stderr}")
         results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
         print(json.dumps(results[-1]), file=sys.stderr)
-    report = {
-        "date": time.strftime("%Y-%m-%d"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
-        "command": "python -m bench.scale " + " ".join(sys.argv[1:]),
-        "results": results,
-    }
-    Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    report = {"date": now_iso(), "machine": machine(), "command": command_line(), "results": results}
+    write_json(Path(args.out), report)
     _plot(results, Path(args.plot))
     print("| records | recall p50 | recall p95 | first recall | ingest (ONNX) | bulk load | file | peak RSS |")
     print("|---|---|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r['size']:,} | {r['recall_p50_ms']} ms | {r['recall_p95_ms']} ms | {r['first_recall_ms']} ms "
-              f"| {r['ingest_records_per_s']}/s | {r['bulk_load_records_per_s']}/s | {r['file_mb']} MB "
-              f"| {r['peak_rss_mb']} MB |")
+        print(
+            f"| {r['size']:,} | {r['recall_p50_ms']} ms | {r['recall_p95_ms']} ms | {r['first_recall_ms']} ms "
+            f"| {r['ingest_records_per_s']}/s | {r['bulk_load_records_per_s']}/s | {r['file_mb']} MB "
+            f"| {r['peak_rss_mb']} MB |"
+        )
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from forethought.domain import (
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import BackendError, Conflict, InvalidInput
+from forethought.llm.base import ChatModel
+from forethought.pipeline.service import PipelineApi
 from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
 from forethought.store.base import ChangeSet, Job, NewRecord, RecordFilter, Store
 from forethought.writing import Draft, index_payload, new_record, next_version
@@ -76,13 +78,16 @@ class History:
     events: list[AuditEvent] = field(default_factory=list)
 
 
-class Forethought:
-    """Governed memory over one store and one embedder."""
+class Forethought(PipelineApi):
+    """Governed memory over one store, one embedder and, optionally, one chat model."""
 
-    def __init__(self, store: Store, embedder: Embedder | None, *, actor: str = "api") -> None:
+    def __init__(
+        self, store: Store, embedder: Embedder | None, *, actor: str = "api", model: ChatModel | None = None
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.actor = actor
+        self.model = model  # None: heuristic mode (every stage rule-based, and labelled so)
         if embedder is not None:
             store.check_embedder(embedder.name, embedder.dim)
 
@@ -93,6 +98,7 @@ class Forethought:
         *,
         embedder: Embedder | str | None = "minilm",
         actor: str = "api",
+        model: ChatModel | None = None,
     ) -> Forethought:
         """Open (creating if needed) the SQLite store at `path`.
 
@@ -104,7 +110,7 @@ class Forethought:
 
         chosen = make_embedder(embedder) if isinstance(embedder, str) else embedder
         store = SQLiteStore(path, dim=chosen.dim if chosen is not None else 384)
-        return cls(store, chosen, actor=actor)
+        return cls(store, chosen, actor=actor, model=model)
 
     def close(self) -> None:
         self.store.close()

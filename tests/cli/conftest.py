@@ -30,8 +30,7 @@ class Cli:
         self.env = {**os.environ, "FORETHOUGHT_DB": str(db), "FORETHOUGHT_EMBEDDER": embedder}
 
     def __call__(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> Result:
-        proc = subprocess.run([FORETHOUGHT, *args], input=stdin, capture_output=True, timeout=120,
-                              env=env or self.env)
+        proc = subprocess.run([FORETHOUGHT, *args], input=stdin, capture_output=True, timeout=120, env=env or self.env)
         return Result(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
 
 

@@ -55,8 +55,7 @@ def seeded(cli: Cli) -> tuple[Cli, str]:
         (["no-such-command"], None, 2),
     ],
 )
-def test_bad_input_is_refused_cleanly(seeded: tuple[Cli, str], args: list[str], stdin: bytes | None,
-                                      code: int) -> None:
+def test_bad_input_is_refused_cleanly(seeded: tuple[Cli, str], args: list[str], stdin: bytes | None, code: int) -> None:
     cli, _ = seeded
     before = _digest(cli.db)
     _one_line_error(cli(*args, stdin=stdin), code)
@@ -80,8 +79,11 @@ def test_reading_commands_do_not_create_a_database(cli: Cli, tmp_path: Path) -> 
 
 @pytest.mark.parametrize(
     "content",
-    [b"\xff\xfe\x00garbage", b'{"type":"header","format":"forethought-export","version":1}\n{"type":"record"}\n',
-     b"[1, 2, 3]\n"],
+    [
+        b"\xff\xfe\x00garbage",
+        b'{"type":"header","format":"forethought-export","version":1}\n{"type":"record"}\n',
+        b"[1, 2, 3]\n",
+    ],
 )
 def test_bad_import_files_are_refused(seeded: tuple[Cli, str], tmp_path: Path, content: bytes) -> None:
     cli, _ = seeded

@@ -8,13 +8,34 @@ from tests.cli.conftest import Cli
 
 
 def test_retain_prints_the_new_id_and_is_idempotent_by_external_id(cli: Cli) -> None:
-    first = cli("retain", "--space", "tillpoint", "--kind", "decision", "--tag", "db", "--id", "adr-7",
-                "--occurred-at", "2026-03-01", "Use Postgres for the ledger.")
+    first = cli(
+        "retain",
+        "--space",
+        "tillpoint",
+        "--kind",
+        "decision",
+        "--tag",
+        "db",
+        "--id",
+        "adr-7",
+        "--occurred-at",
+        "2026-03-01",
+        "Use Postgres for the ledger.",
+    )
     assert first.code == 0, first.err
     record_id = first.out.strip()
     assert len(record_id) == 26
-    again = cli("retain", "--json", "--space", "tillpoint", "--kind", "decision", "--id", "adr-7",
-                "Use Postgres for the ledger.")
+    again = cli(
+        "retain",
+        "--json",
+        "--space",
+        "tillpoint",
+        "--kind",
+        "decision",
+        "--id",
+        "adr-7",
+        "Use Postgres for the ledger.",
+    )
     assert again.code == 0 and again.json() == {"id": record_id, "handle": again.json()["handle"], "created": False}
     shown = cli("show", "--space", "tillpoint", "--json", record_id).json()
     assert shown["tags"] == ["db"] and shown["occurred_at"].startswith("2026-03-01")
@@ -36,10 +57,21 @@ def test_recall_json_shape_and_filters(cli: Cli) -> None:
 
 
 def test_supersede_retract_history_and_as_of(cli: Cli) -> None:
-    old = cli("retain", "--space", "p", "--kind", "deployment", "--occurred-at", "2026-01-01",
-              "Releases ship on Tuesday.").out.strip()
-    new = cli("supersede", "--json", "--space", "p", "--occurred-at", "2026-02-01", "--why", "moved", old,
-              "Releases ship on Thursday.")
+    old = cli(
+        "retain", "--space", "p", "--kind", "deployment", "--occurred-at", "2026-01-01", "Releases ship on Tuesday."
+    ).out.strip()
+    new = cli(
+        "supersede",
+        "--json",
+        "--space",
+        "p",
+        "--occurred-at",
+        "2026-02-01",
+        "--why",
+        "moved",
+        old,
+        "Releases ship on Thursday.",
+    )
     assert new.code == 0, new.err
     new_id = new.json()["id"]
     current = cli("recall", "--space", "p", "--json", "releases ship").json()
@@ -90,8 +122,13 @@ def test_default_database_location(tmp_path: Path) -> None:
 
     env = {k: v for k, v in os.environ.items() if k != "FORETHOUGHT_DB"}
     env["FORETHOUGHT_EMBEDDER"] = "hashing"
-    proc = subprocess.run([FORETHOUGHT, "retain", "--space", "a", "--kind", "note", "Hello."], cwd=tmp_path,
-                          env=env, capture_output=True, timeout=60)
+    proc = subprocess.run(
+        [FORETHOUGHT, "retain", "--space", "a", "--kind", "note", "Hello."],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / ".forethought" / "forethought.db").exists()
 

@@ -41,8 +41,10 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     with Forethought.open(path, embedder=HashingEmbedder()) as memory:
         records = memory.list_records("shared", statuses=list(Status), limit=10_000)
         external = sorted(r.external_id or "" for r in records)
-        expected = sorted([f"{w}-{i}" for w in range(WRITERS) for i in range(PER_WRITER)]
-                          + [f"common-{i}" for i in range(0, PER_WRITER, 10)])
+        expected = sorted(
+            [f"{w}-{i}" for w in range(WRITERS) for i in range(PER_WRITER)]
+            + [f"common-{i}" for i in range(0, PER_WRITER, 10)]
+        )
         assert external == expected
         # every process's writes are searchable from here
         assert len(memory.recall("shared", "worker 3 fact", k=200).hits) >= PER_WRITER // 2

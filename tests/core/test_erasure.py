@@ -57,8 +57,10 @@ def test_erase_space_removes_everything_of_that_space_only(db_path: Path) -> Non
 
 
 def test_erasure_is_visible_to_another_process_view_of_the_file(db_path: Path) -> None:
-    with Forethought.open(db_path, embedder=HashingEmbedder()) as writer, \
-            Forethought.open(db_path, embedder=HashingEmbedder()) as reader:
+    with (
+        Forethought.open(db_path, embedder=HashingEmbedder()) as writer,
+        Forethought.open(db_path, embedder=HashingEmbedder()) as reader,
+    ):
         record = writer.retain("ana", CANARY).record
         assert [h.record.id for h in reader.recall("ana", CANARY).hits] == [record.id]  # reader caches vectors
         writer.forget("ana", record.id)

@@ -45,10 +45,12 @@ def test_every_write_is_audited(memory: Forethought) -> None:
 
 
 def test_supersede_links_both_ways_and_sets_valid_time(memory: Forethought) -> None:
-    old = memory.retain("ana", "Ana's application to Contoso is pending.", kind="application",
-                        occurred_at="2026-01-10").record
-    new = memory.supersede("ana", old.handle, "Contoso rejected Ana's application.", occurred_at="2026-02-01",
-                           reason="rejection email")
+    old = memory.retain(
+        "ana", "Ana's application to Contoso is pending.", kind="application", occurred_at="2026-01-10"
+    ).record
+    new = memory.supersede(
+        "ana", old.handle, "Contoso rejected Ana's application.", occurred_at="2026-02-01", reason="rejection email"
+    )
     stored_old = memory.get("ana", old.id)
     assert stored_old.status is Status.SUPERSEDED
     assert stored_old.superseded_by == new.id and new.supersedes == (old.id,)
@@ -116,8 +118,12 @@ def test_recall_in_an_unknown_space_finds_nothing_and_creates_nothing(memory: Fo
 
 def test_unknown_ids_and_spaces_raise_not_found(memory: Forethought) -> None:
     memory.retain("ana", "A fact.")
-    for call in (lambda: memory.get("ana", "zzzzzzzz"), lambda: memory.forget("ana", "01NOPE"),
-                 lambda: memory.retract("ghost", "x", why="y"), lambda: memory.history("ana", "nope")):
+    for call in (
+        lambda: memory.get("ana", "zzzzzzzz"),
+        lambda: memory.forget("ana", "01NOPE"),
+        lambda: memory.retract("ghost", "x", why="y"),
+        lambda: memory.history("ana", "nope"),
+    ):
         with pytest.raises(NotFound):
             call()
 

@@ -18,8 +18,17 @@ ALLOWED_PAIRS = {
 
 def _record(status: Status) -> Record:
     when = parse_time("2026-01-01")
-    return Record(id="01ABC", space_id="s", handle=handle_for("01ABC"), lineage_id="01ABC", kind="note",
-                  statement="x", status=status, occurred_at=when, recorded_at=when)
+    return Record(
+        id="01ABC",
+        space_id="s",
+        handle=handle_for("01ABC"),
+        lineage_id="01ABC",
+        kind="note",
+        statement="x",
+        status=status,
+        occurred_at=when,
+        recorded_at=when,
+    )
 
 
 def test_the_allowed_table_is_exactly_the_documented_one() -> None:

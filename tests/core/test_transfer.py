@@ -12,9 +12,16 @@ from forethought.embed.hashing import HashingEmbedder
 
 
 def _populate(memory: Forethought) -> None:
-    a = memory.retain("src", "Ana applied to Contoso.", kind="application", tags=["apps"],
-                      occurred_at="2026-01-01", external_id="e1", attributes={"company": "Contoso"},
-                      context="neighbouring turn text").record
+    a = memory.retain(
+        "src",
+        "Ana applied to Contoso.",
+        kind="application",
+        tags=["apps"],
+        occurred_at="2026-01-01",
+        external_id="e1",
+        attributes={"company": "Contoso"},
+        context="neighbouring turn text",
+    ).record
     memory.supersede("src", a.id, "Contoso rejected Ana.", occurred_at="2026-02-01")
     b = memory.retain("src", "Ana knows Pyhton.", kind="skill").record
     memory.edit("src", b.id, "Ana knows Python.")

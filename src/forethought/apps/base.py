@@ -72,6 +72,8 @@ class App(ABC):
     personal_data: Literal["reject", "redact"] = "redact"
     # Extra instructions for the LLM extractor (what matters in this domain, what never to store).
     extraction_guidance: str = ""
+    # Who the assistant is in this app's conversations (the generator's instructions).
+    persona: str = "You are a helpful assistant that remembers what matters about the person you talk to."
 
     @abstractmethod
     def extract(self, session: Session) -> list[Candidate]:

@@ -37,7 +37,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
 class GenericApp(App):
     name = "generic"
     title = "Generic memory"
-    subject_type = "subject"
+    subject_type = "generic"
     kinds: ClassVar[Mapping[str, KindSpec]] = {
         "note": KindSpec(
             name="note", description="A fact worth remembering.", attributes=_NoAttributes, review=Review.AUTO

@@ -1,136 +1,147 @@
-"""One function per CLI command, each a thin call into the façade."""
+"""The core commands: retain, recall, show, supersede, retract, forget, history, export, import."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
+from forethought.cli.context import Context, Output, read_text_arg
 from forethought.cli.progress import ProgressBar
 from forethought.cli.render import hit_json, record_json, show_history, show_recall, show_record
-from forethought.errors import InvalidInput, NotFound
-from forethought.facade import Forethought
 
-__all__ = ["run"]
+__all__ = ["COMMANDS", "register"]
 
-Handler = Callable[[Forethought, argparse.Namespace], Any]
+Add = Callable[[str, str], argparse.ArgumentParser]
 
 
-def _text(value: str) -> str:
-    """The TEXT argument, or standard input for '-' (strict UTF-8)."""
-    if value != "-":
-        return value
-    data = sys.stdin.buffer.read((1 << 20) + 1)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput("text: standard input is not valid UTF-8") from None
-
-
-def _retain(memory: Forethought, args: argparse.Namespace) -> Any:
-    result = memory.retain(
-        args.space,
-        _text(args.text),
-        kind=args.kind,
-        tags=args.tags,
-        occurred_at=args.occurred_at,
-        external_id=args.external_id,
+def retain(ctx: Context) -> Output:
+    a = ctx.args
+    result = ctx.memory(create=True).retain(
+        ctx.key,
+        read_text_arg(a.text),
+        kind=a.kind,
+        tags=a.tags,
+        occurred_at=a.occurred_at,
+        external_id=a.external_id,
         source="cli",
     )
-    record = result.record
-    if args.json:
-        return {"id": record.id, "handle": record.handle, "created": result.created}
-    return record.id if result.created else f"{record.id} (already retained; nothing new)"
+    r = result.record
+    note = "" if result.created else " (already retained; nothing new)"
+    return Output({"id": r.id, "handle": r.handle, "created": result.created}, f"{r.id}{note}")
 
 
-def _recall(memory: Forethought, args: argparse.Namespace) -> Any:
-    result = memory.recall(
-        args.space,
-        args.query,
-        k=args.k,
-        kinds=args.kinds,
-        tags=args.tags,
-        as_of=args.as_of,
-        after=args.after,
-        before=args.before,
-        strategy=args.strategy,
-        token_budget=args.budget,
+def recall(ctx: Context) -> Output:
+    a = ctx.args
+    result = ctx.memory().recall(
+        ctx.key,
+        a.query,
+        k=a.k,
+        kinds=a.kinds,
+        tags=a.tags,
+        as_of=a.as_of,
+        after=a.after,
+        before=a.before,
+        strategy=a.strategy,
+        token_budget=a.budget,
     )
-    return [hit_json(h) for h in result.hits] if args.json else show_recall(result)
+    return Output([hit_json(h) for h in result.hits], show_recall(result))
 
 
-def _supersede(memory: Forethought, args: argparse.Namespace) -> Any:
-    record = memory.supersede(args.space, args.old_id, _text(args.text), occurred_at=args.occurred_at, reason=args.why)
-    return {"id": record.id, "handle": record.handle} if args.json else record.id
+def show(ctx: Context) -> Output:
+    record = ctx.memory().get(ctx.key, ctx.args.record_id)
+    return Output(record_json(record), show_record(record))
 
 
-def _retract(memory: Forethought, args: argparse.Namespace) -> Any:
-    record = memory.retract(args.space, args.record_id, why=args.why)
-    return record_json(record) if args.json else f"retracted {record.handle}"
+def supersede(ctx: Context) -> Output:
+    a = ctx.args
+    record = ctx.memory().supersede(ctx.key, a.old_id, read_text_arg(a.text), occurred_at=a.occurred_at, reason=a.why)
+    return Output({"id": record.id, "handle": record.handle}, record.id)
 
 
-def _forget(memory: Forethought, args: argparse.Namespace) -> Any:
-    removed = memory.forget(args.space, args.record_id)
-    return {"forgotten": removed} if args.json else f"forgot {removed} version(s)"
+def retract(ctx: Context) -> Output:
+    record = ctx.memory().retract(ctx.key, ctx.args.record_id, why=ctx.args.why)
+    return Output(record_json(record), f"retracted {record.handle}")
 
 
-def _history(memory: Forethought, args: argparse.Namespace) -> Any:
-    history = memory.history(args.space, args.record_id)
-    if args.json:
-        return {
-            "record": history.record.id,
-            "chain": [record_json(r) for r in history.chain],
-            "events": [e.model_dump(mode="json") for e in history.events],
-        }
-    return show_history(history)
+def forget(ctx: Context) -> Output:
+    removed = ctx.memory().forget(ctx.key, ctx.args.record_id)
+    return Output({"forgotten": removed}, f"forgot {removed} version(s)")
 
 
-def _export(memory: Forethought, args: argparse.Namespace) -> Any:
-    count = memory.export_jsonl(args.space, args.file)
-    return {"exported": count, "file": args.file} if args.json else f"exported {count} records to {args.file}"
+def history(ctx: Context) -> Output:
+    h = ctx.memory().history(ctx.key, ctx.args.record_id)
+    data = {
+        "record": h.record.id,
+        "chain": [record_json(r) for r in h.chain],
+        "events": [e.model_dump(mode="json") for e in h.events],
+    }
+    return Output(data, show_history(h))
 
 
-def _import(memory: Forethought, args: argparse.Namespace) -> Any:
-    bar = None if args.json else ProgressBar("importing")
-    count = memory.import_jsonl(args.space, args.file, progress=bar)
-    return {"imported": count} if args.json else f"imported {count} records"
+def export(ctx: Context) -> Output:
+    count = ctx.memory().export_jsonl(ctx.key, ctx.args.file)
+    return Output({"exported": count, "file": ctx.args.file}, f"exported {count} records to {ctx.args.file}")
 
 
-def _show(memory: Forethought, args: argparse.Namespace) -> Any:
-    record = memory.get(args.space, args.record_id)
-    return record_json(record) if args.json else show_record(record)
+def import_(ctx: Context) -> Output:
+    bar = None if ctx.args.json else ProgressBar("importing")
+    count = ctx.memory(create=True).import_jsonl(ctx.key, ctx.args.file, progress=bar)
+    return Output({"imported": count}, f"imported {count} records")
 
 
-# Commands that may create the database; the others refuse to run on a path that does not exist.
-WRITES_FIRST = frozenset({"retain", "import"})
-
-HANDLERS: dict[str, Handler] = {
-    "retain": _retain,
-    "recall": _recall,
-    "supersede": _supersede,
-    "retract": _retract,
-    "forget": _forget,
-    "history": _history,
-    "export": _export,
-    "import": _import,
-    "show": _show,
+COMMANDS: dict[str, Callable[[Context], Output]] = {
+    "retain": retain,
+    "recall": recall,
+    "show": show,
+    "supersede": supersede,
+    "retract": retract,
+    "forget": forget,
+    "history": history,
+    "export": export,
+    "import": import_,
 }
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.command == "demo":
-        from forethought.cli.demo import run_demo
+def register(add: Add) -> None:
+    p = add("retain", "store a memory and print its id")
+    p.add_argument("--kind", required=True)
+    p.add_argument("--tag", action="append", default=[], dest="tags")
+    p.add_argument("--occurred-at", metavar="ISO")
+    p.add_argument("--id", dest="external_id", metavar="EXT", help="external id: retrying creates nothing new")
+    p.add_argument("text", metavar="TEXT", help="the memory ('-' reads standard input)")
 
-        return run_demo(embedder=args.embedder)
-    if args.command not in WRITES_FIRST and not Path(args.db).exists():
-        raise NotFound(f"no database at {args.db} (retain or import something first, or pass --db)")
-    with Forethought.open(args.db, embedder=args.embedder, actor="cli") as memory:
-        output = HANDLERS[args.command](memory, args)
-    if args.json:
-        print(json.dumps(output, ensure_ascii=False))
-    else:
-        print(output)
-    return 0
+    p = add("recall", "find the memories relevant to a query")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--kind", action="append", default=[], dest="kinds")
+    p.add_argument("--tag", action="append", default=[], dest="tags")
+    p.add_argument("--as-of", metavar="ISO", help="what was true at this time (valid time)")
+    p.add_argument("--after", metavar="ISO", help="only memories that occurred at or after this time")
+    p.add_argument("--before", metavar="ISO", help="only memories that occurred before this time")
+    p.add_argument("--strategy", default="balanced")
+    p.add_argument("--budget", type=int, metavar="TOKENS", help="token budget for the results")
+    p.add_argument("query", metavar="QUERY")
+
+    p = add("show", "show one memory")
+    p.add_argument("record_id", metavar="ID")
+
+    p = add("supersede", "replace a memory with a new one; print the new id")
+    p.add_argument("--occurred-at", metavar="ISO")
+    p.add_argument("--why", help="why the old one no longer holds")
+    p.add_argument("old_id", metavar="OLD_ID")
+    p.add_argument("text", metavar="TEXT")
+
+    p = add("retract", "withdraw a memory that was wrong")
+    p.add_argument("--why", required=True)
+    p.add_argument("record_id", metavar="ID")
+
+    p = add("forget", "erase a memory and all its versions everywhere")
+    p.add_argument("record_id", metavar="ID")
+
+    p = add("history", "show a memory's versions, supersessions and audit trail")
+    p.add_argument("record_id", metavar="ID")
+
+    p = add("export", "write a space to a JSON Lines file")
+    p.add_argument("file", metavar="FILE")
+
+    p = add("import", "read a JSON Lines export into a space")
+    p.add_argument("file", metavar="FILE")

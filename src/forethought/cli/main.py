@@ -1,6 +1,6 @@
-"""Entry point: parse arguments, open the memory, run one command, map errors to exit codes.
+"""Entry point: parse arguments, build the settings, run one command, map errors to exit codes.
 
-Exit codes: 0 success; 1 a check found problems (later commands); 2 invalid input or usage;
+Exit codes: 0 success; 1 `check` found something against memory; 2 invalid input or usage;
 3 not found; 4 conflict; 5 backend failure; 70 an unexpected internal error.
 """
 
@@ -11,21 +11,24 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from forethought.cli import commands
+from forethought.cli import core, pipeline
+from forethought.cli.context import Context, Output
+from forethought.cli.doctor import doctor
 from forethought.errors import BackendError, Conflict, ForethoughtError, InvalidInput, NotFound
+from forethought.settings import DEFAULT_DB, Settings
 
 __all__ = ["build_parser", "main"]
 
-DEFAULT_DB = os.path.join(".forethought", "forethought.db")
 EXIT_CODES: list[tuple[type[ForethoughtError], int]] = [
     (InvalidInput, 2),
     (NotFound, 3),
     (Conflict, 4),
     (BackendError, 5),
 ]
+COMMANDS: dict[str, Callable[[Context], Output]] = {**core.COMMANDS, **pipeline.COMMANDS, "doctor": doctor}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,26 +38,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(parser: argparse.ArgumentParser, *, top: bool) -> None:
-    # Accepted both before and after the command; SUPPRESS keeps a sub-command's absent flag from
+    # Accepted before and after the command; SUPPRESS keeps an absent sub-command flag from
     # overwriting one given before it.
     default = None if top else argparse.SUPPRESS
     parser.add_argument(
         "--db",
         metavar="PATH",
         default=default,
-        help=f"database file (default: $FORETHOUGHT_DB, else {DEFAULT_DB})",
+        help=f"database file (default: $FORETHOUGHT_DB, the config file, else {DEFAULT_DB})",
     )
     parser.add_argument(
-        "--json",
-        action="store_true",
-        default=False if top else argparse.SUPPRESS,
-        help="machine-readable output",
+        "--json", action="store_true", default=False if top else argparse.SUPPRESS, help="machine-readable output"
     )
     parser.add_argument(
         "--embedder",
         choices=["minilm", "hashing"],
         default=default,
-        help="embedding model (default: $FORETHOUGHT_EMBEDDER, else minilm)",
+        help="embedding model (default: $FORETHOUGHT_EMBEDDER, the config file, else minilm)",
     )
 
 
@@ -64,74 +64,42 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+    def add(name: str, help_text: str, *, space: bool = True) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         _common(p, top=False)
+        p.add_argument("--app", default="generic", help="the app whose memory model applies (default: generic)")
+        if space:
+            p.add_argument("--space", required=True, help="the subject within the app: a student, customer, project")
         return p
 
-    p = add("retain", "store a memory and print its id")
-    p.add_argument("--space", required=True)
-    p.add_argument("--kind", required=True)
-    p.add_argument("--tag", action="append", default=[], dest="tags")
-    p.add_argument("--occurred-at", metavar="ISO")
-    p.add_argument("--id", dest="external_id", metavar="EXT", help="external id: retrying creates nothing new")
-    p.add_argument("text", metavar="TEXT", help="the memory ('-' reads standard input)")
-
-    p = add("recall", "find the memories relevant to a query")
-    p.add_argument("--space", required=True)
-    p.add_argument("--k", type=int, default=10)
-    p.add_argument("--kind", action="append", default=[], dest="kinds")
-    p.add_argument("--tag", action="append", default=[], dest="tags")
-    p.add_argument("--as-of", metavar="ISO", help="what was true at this time (valid time)")
-    p.add_argument("--after", metavar="ISO", help="only memories that occurred at or after this time")
-    p.add_argument("--before", metavar="ISO", help="only memories that occurred before this time")
-    p.add_argument("--strategy", default="balanced")
-    p.add_argument("--budget", type=int, metavar="TOKENS", help="token budget for the results")
-    p.add_argument("query", metavar="QUERY")
-
-    p = add("supersede", "replace a memory with a new one; print the new id")
-    p.add_argument("--space", required=True)
-    p.add_argument("--occurred-at", metavar="ISO")
-    p.add_argument("--why", help="why the old one no longer holds")
-    p.add_argument("old_id", metavar="OLD_ID")
-    p.add_argument("text", metavar="TEXT")
-
-    p = add("retract", "withdraw a memory that was wrong")
-    p.add_argument("--space", required=True)
-    p.add_argument("--why", required=True)
-    p.add_argument("record_id", metavar="ID")
-
-    p = add("forget", "erase a memory and all its versions everywhere")
-    p.add_argument("--space", required=True)
-    p.add_argument("record_id", metavar="ID")
-
-    p = add("show", "show one memory")
-    p.add_argument("--space", required=True)
-    p.add_argument("record_id", metavar="ID")
-
-    p = add("history", "show a memory's versions, supersessions and audit trail")
-    p.add_argument("--space", required=True)
-    p.add_argument("record_id", metavar="ID")
-
-    p = add("export", "write a space to a JSON Lines file")
-    p.add_argument("--space", required=True)
-    p.add_argument("file", metavar="FILE")
-
-    p = add("import", "read a JSON Lines export into a space")
-    p.add_argument("--space", required=True)
-    p.add_argument("file", metavar="FILE")
-
-    p = add("demo", "a short guided tour on a temporary database")
+    core.register(add)
+    pipeline.register(add)
+    for name, help_text in (
+        ("doctor", "show the active store, embedder and model, and whether each works"),
+        ("demo", "a short guided tour on a temporary database"),
+    ):
+        _common(sub.add_parser(name, help=help_text, description=help_text), top=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
-    args.db = args.db or os.environ.get("FORETHOUGHT_DB") or DEFAULT_DB
-    args.embedder = args.embedder or os.environ.get("FORETHOUGHT_EMBEDDER") or "minilm"
+    ctx: Context | None = None
     try:
-        return commands.run(args)
+        settings = Settings.load(os.environ)
+        overrides = {k: v for k, v in (("db", args.db), ("embedder", args.embedder)) if v}
+        settings = settings.model_copy(update=overrides)
+        if args.command == "demo":
+            from forethought.cli.demo import run_demo
+
+            return run_demo(embedder=settings.embedder)
+        from forethought.plugins import get_app
+
+        ctx = Context(args=args, settings=settings, app=get_app(getattr(args, "app", "generic")))
+        output = COMMANDS[args.command](ctx)
+        print(json.dumps(output.data, ensure_ascii=False) if args.json else output.text or "")
+        return output.code
     except ForethoughtError as exc:
         return _fail(args, exc)
     except KeyboardInterrupt:
@@ -141,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("forethought").debug("internal error", exc_info=True)
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 70
+    finally:
+        if ctx is not None:
+            ctx.close()
 
 
 def _fail(args: argparse.Namespace, exc: ForethoughtError) -> int:

@@ -1,0 +1,258 @@
+"""The pipeline commands: extract, submit, chat, inbox, brief, check, ask, trace."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from forethought.cli.context import Context, Output, read_file_arg, read_text_arg
+from forethought.cli.render import record_json
+from forethought.pipeline.candidates import Candidate, Rejection
+from forethought.pipeline.reports import Answer, Brief, CheckReport
+from forethought.pipeline.review import Submission
+from forethought.pipeline.service import dry_run
+
+__all__ = ["COMMANDS", "register"]
+
+Add = Callable[..., argparse.ArgumentParser]
+
+
+def _candidate(c: Candidate) -> dict[str, Any]:
+    return c.model_dump(mode="json")
+
+
+def _rejection(r: Rejection) -> dict[str, Any]:
+    return {"rule": r.rule, "reason": r.reason, "kind": r.candidate.kind, "statement": r.candidate.statement}
+
+
+def extract(ctx: Context) -> Output:
+    transcript = read_file_arg(ctx.args.file, field_name="transcript")
+    result = dry_run(ctx.app, transcript, model=ctx.model(), fmt=ctx.args.format)  # no database involved
+    data = {
+        "mode": result.mode,
+        "degraded": result.degraded,
+        "candidates": [_candidate(c) for c in result.candidates],
+        "rejected": [_rejection(r) for r in result.rejected],
+    }
+    lines = [
+        f"{len(result.turns)} turns, extractor: {result.mode}" + (f" ({result.degraded})" if result.degraded else "")
+    ]
+    lines += [
+        f"+ {c.kind:<20} {c.confidence:.2f}  {c.statement}" + (f"  [flags: {', '.join(c.flags)}]" if c.flags else "")
+        for c in result.candidates
+    ]
+    lines += [f"- {r.candidate.kind:<20} rejected ({r.rule}): {r.reason}" for r in result.rejected]
+    return Output(data, "\n".join(lines))
+
+
+def _submission(s: Submission) -> tuple[dict[str, Any], list[str]]:
+    data = {
+        "items": [
+            {
+                "id": i.record.id,
+                "handle": i.record.handle,
+                "kind": i.record.kind,
+                "statement": i.record.statement,
+                "outcome": i.outcome,
+                "relation": i.relation.label.value,
+                "target": i.relation.target_id,
+            }
+            for i in s.items
+        ],
+        "rejected": [_rejection(r) for r in s.rejected],
+    }
+    lines = [
+        f"{i.outcome:<9} {i.record.handle}  {i.record.kind:<20} {i.record.statement}  ({i.relation.label.value})"
+        for i in s.items
+    ]
+    lines += [f"rejected  {r.candidate.kind:<20} {r.rule}: {r.reason}" for r in s.rejected]
+    return data, lines
+
+
+def submit(ctx: Context) -> Output:
+    a = ctx.args
+    transcript = read_file_arg(a.file, field_name="transcript")
+    memory = ctx.memory(create=True)
+    memory.model = ctx.model()
+    result = memory.submit_session(ctx.app, ctx.key, transcript, title=a.title or a.file, fmt=a.format)
+    data, lines = _submission(result.result.submission)
+    data.update({"session": result.session.id, "mode": result.result.mode, "degraded": result.result.degraded})
+    head = f"session {result.session.id}: {len(result.session.turns)} turns, extractor {result.result.mode}"
+    return Output(data, "\n".join([head, *lines]))
+
+
+def chat(ctx: Context) -> Output:
+    a = ctx.args
+    memory = ctx.memory(create=True)
+    memory.model = ctx.model()
+    result = memory.turn(ctx.app, ctx.key, read_text_arg(a.message, field_name="message"), session_id=a.session)
+    t = result.trace
+    data = {
+        "reply": result.reply,
+        "session": result.session_id,
+        "trace": t.id,
+        "blocked": result.blocked,
+        "heuristic": t.heuristic,
+        "used": t.used,
+        "memory": t.memory,
+    }
+    timing = ", ".join(f"{s.name} {s.ms:.0f}ms" + ("" if s.status == "ok" else f" ({s.status})") for s in t.stages)
+    text = f"{result.reply}\n\n-- session {result.session_id}, trace {t.id}\n-- {timing}"
+    if t.used:
+        text += "\n-- memory used: " + "; ".join(f"{u['handle']} ({u['reason']})" for u in t.used)
+    return Output(data, text)
+
+
+def inbox(ctx: Context) -> Output:
+    a = ctx.args
+    memory = ctx.memory()
+    if a.action == "list":
+        box = memory.inbox(ctx.key, ctx.app)
+        data = {"pending": [record_json(r) for r in box.pending], "filtered": [record_json(r) for r in box.filtered]}
+        lines = [
+            f"{r.handle}  {r.kind:<20} {r.confidence:.2f}  {r.statement}"
+            + (f"  [{r.relation.label.value}]" if r.relation and r.relation.label.value != "new" else "")
+            + (f"  [flags: {', '.join(r.flags)}]" if r.flags else "")
+            for r in box.pending
+        ]
+        lines = lines or ["the inbox is empty"]
+        if box.filtered:
+            lines.append(f"filtered by the validator ({len(box.filtered)}):")
+            lines += [
+                f"  {r.handle}  {', '.join(f for f in r.flags if f.startswith('validator:'))}  {r.statement}"
+                for r in box.filtered
+            ]
+        return Output(data, "\n".join(lines))
+    if a.action == "approve":
+        if a.all:
+            done = memory.approve_all(ctx.key, high_confidence=a.high_confidence)
+            return Output([record_json(r) for r in done], f"approved {len(done)} candidate(s)")
+        if not a.record_id:
+            from forethought.errors import InvalidInput
+
+            raise InvalidInput("inbox approve: give an ID, or --all")
+        conflict = None if a.conflict is None else a.conflict.replace("-", "_")
+        record = memory.approve(ctx.key, a.record_id, conflict=conflict)
+        return Output(record_json(record), f"approved {record.handle}")
+    if a.action == "reject":
+        record = memory.reject(ctx.key, a.record_id, reason=a.why)
+        return Output(record_json(record), f"rejected {record.handle}")
+    record = memory.edit(ctx.key, a.record_id, read_text_arg(a.text))
+    return Output(record_json(record), f"edited: new version {record.handle}")
+
+
+def _brief_data(b: Brief) -> dict[str, Any]:
+    return {
+        "used": [
+            {"id": i.record.id, "handle": i.record.handle, "statement": i.record.statement, "reason": i.reason}
+            for i in b.used
+        ],
+        "filtered": [{"id": i.record.id, "handle": i.record.handle, "reason": i.reason} for i in b.filtered],
+        "block": b.block,
+        "block_tokens": b.block_tokens,
+        "all_memory_tokens": b.all_memory_tokens,
+        "mode": b.mode,
+        "degraded": b.degraded,
+        "note": b.note,
+    }
+
+
+def brief(ctx: Context) -> Output:
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    b = memory.brief(ctx.app, ctx.key, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths)
+    lines = [
+        b.block or f"(no memory applies{': ' + b.note if b.note else ''})",
+        "",
+        f"-- {len(b.used)} used, {len(b.filtered)} filtered; block {b.block_tokens} tokens vs "
+        f"{b.all_memory_tokens} for all memory; judge: {b.mode}" + (f" ({b.degraded})" if b.degraded else ""),
+    ]
+    lines += [f"-- used {i.record.handle}: {i.reason}" for i in b.used]
+    lines += [f"-- filtered {i.record.handle}: {i.reason}" for i in b.filtered]
+    return Output(_brief_data(b), "\n".join(lines))
+
+
+def check(ctx: Context) -> Output:
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    report: CheckReport = memory.check(ctx.app, ctx.key, read_file_arg(ctx.args.file, field_name="draft"))
+    data = report.model_dump(mode="json")
+    pad = " " * 9
+    lines = [
+        f"{v.severity.upper():<8} [{v.handle}] {v.message}\n{pad}excerpt: {v.excerpt!r}\n{pad}fix: {v.suggestion}"
+        for v in report.violations
+    ] or ["clean: nothing in the draft goes against memory"]
+    lines.append(
+        f"-- {report.records_checked} records checked, mode {report.mode}"
+        + (f" ({report.degraded})" if report.degraded else "")
+    )
+    return Output(data, "\n".join(lines), code=0 if not report.violations else 1)
+
+
+def ask(ctx: Context) -> Output:
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    answer: Answer = memory.ask(ctx.app, ctx.key, ctx.args.question)
+    data = {"answer": answer.text, "citations": answer.citations, "mode": answer.mode, "degraded": answer.degraded}
+    return Output(data, f"{answer.text}\n-- {answer.mode}" + (f" ({answer.degraded})" if answer.degraded else ""))
+
+
+def trace(ctx: Context) -> Output:
+    data = ctx.memory().trace(ctx.key, ctx.args.trace_id, ctx.app)
+    lines = [f"trace {data['id']} ({data['mode']}){' BLOCKED' if data.get('blocked') else ''}"]
+    lines += [
+        f"  {s['name']:<16} {s['ms']:>9.1f} ms  {s['status']}{'  ' + s['note'] if s['note'] else ''}"
+        for s in data["stages"]
+    ]
+    return Output(data, "\n".join(lines))
+
+
+COMMANDS: dict[str, Callable[[Context], Output]] = {
+    "extract": extract,
+    "submit": submit,
+    "chat": chat,
+    "inbox": inbox,
+    "brief": brief,
+    "check": check,
+    "ask": ask,
+    "trace": trace,
+}
+
+
+def register(add: Add) -> None:
+    p = add("extract", "show what a transcript would give to remember (writes nothing)", space=False)
+    p.add_argument("--file", required=True, metavar="TRANSCRIPT", help="the transcript ('-' reads standard input)")
+    p.add_argument("--format", default="auto", choices=["auto", "text", "json", "jsonl"])
+
+    p = add("submit", "capture a transcript and send what it gives to remember to the inbox")
+    p.add_argument("--file", required=True, metavar="TRANSCRIPT")
+    p.add_argument("--format", default="auto", choices=["auto", "text", "json", "jsonl"])
+    p.add_argument("--title")
+
+    p = add("chat", "one governed turn: recall, brief, generate, check, remember; prints the reply")
+    p.add_argument("--session", metavar="ID", help="continue this session")
+    p.add_argument("message", metavar="MESSAGE")
+
+    p = add("inbox", "review candidates: list | approve | reject | edit")
+    p.add_argument("action", choices=["list", "approve", "reject", "edit"])
+    p.add_argument("record_id", nargs="?", metavar="ID")
+    p.add_argument("text", nargs="?", metavar="TEXT", help="the new text (edit)")
+    p.add_argument("--all", action="store_true", help="approve every unflagged, conflict-free candidate")
+    p.add_argument("--high-confidence", action="store_true", help="with --all: only confident, new ones")
+    p.add_argument("--conflict", choices=["supersede", "keep-both"], help="how to settle a conflicting candidate")
+    p.add_argument("--why", help="reason (reject)")
+
+    p = add("brief", "the memory that applies to a task, and the block for a system prompt")
+    p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--path", action="append", default=[], dest="paths", help="a file the task touches")
+    p.add_argument("task", metavar="TASK")
+
+    p = add("check", "check a draft against memory (exit 1 when something goes against it)")
+    p.add_argument("--file", required=True, metavar="DRAFT", help="the draft ('-' reads standard input)")
+
+    p = add("ask", "answer a question from memory alone, with citations")
+    p.add_argument("question", metavar="QUESTION")
+
+    p = add("trace", "show a governed turn's trace")
+    p.add_argument("trace_id", metavar="ID")

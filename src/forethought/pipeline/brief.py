@@ -1,0 +1,297 @@
+"""Brief: selection before generation. Recall current records for a task, keep at most `limit` that
+apply (each with its reason), list the rest as filtered (with theirs), and render the memory block.
+
+Applicability, per record: the app's rule-based `applicability()` where it answers; else the LLM judge
+(`prompts.applicability`) given a model; else, or if the model fails (`degraded`), the heuristic.
+
+The heuristic judge is deterministic and refuses topical similarity alone (recall already found the
+record similar; that is why it is here). A record applies when it and the task share enough
+*specific* evidence, weighed as:
+- an identifier or proper name (`PrismaClient`, `localStorage`, `Stripe`): 2 each;
+- a content word outside `GENERIC_WORDS`, compared after light stemming: 1 each;
+- an area of work both touch (`AREAS`: auth, ui, database, ...): 2;
+- a record tag (or its part after `:`) the task or a file path names: 2;
+- a file path part the record names (`api`, `route.ts`), or the record naming the path: 2;
+and applies at a weight of `MIN_WEIGHT` (2): one identifier, two words, one shared area. A record
+tagged `always` or `scope:global` applies to every task.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+
+from forethought.apps.base import App, Applicability
+from forethought.domain import Record, Status
+from forethought.errors import InvalidInput
+from forethought.facade import Forethought, SpaceRef
+from forethought.llm.base import ChatModel, ProviderError, Usage
+from forethought.llm.structured import complete_structured
+from forethought.pipeline.reports import Brief, BriefItem, FilteredItem
+from forethought.prompts import applicability as prompt
+from forethought.prompts import memory_block
+from forethought.recall.packing import estimate_tokens
+from forethought.recall.text import STOPWORDS, words
+
+__all__ = [
+    "build_brief",
+    "heuristic_applicability",
+    "memory_tokens",
+    "query_for",
+    "salient_words",
+    "strong_terms",
+    "word_key",
+]
+
+MIN_WEIGHT = 2
+ALWAYS_TAGS = frozenset({"always", "scope:global"})
+_QUERY_CHARS = 2000  # the façade's query limit
+
+
+def word_key(word: str) -> str:
+    """A light stemmer for matching: `disconnecting`/`disconnections` → `disconnect`,
+    `cookies`/`cookie` → `cooki`, `headphones` → `headphon`. Not linguistics; only consistency."""
+    w = word.lower()
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    if w.endswith("ies"):
+        w = w[:-3] + "i"
+    elif w.endswith("es") and w[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ed", "ly"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "ls":
+        w = w[:-1]  # stopped → stopp → stop
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w[:-1] + "i" if len(w) > 3 and w.endswith("y") else w
+
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(word_key(w) for w in text.split())
+
+
+# Words too common in tasks and rules to show that a record is about the task.
+GENERIC_WORDS = _keys(
+    """add make build create change update fix new use using need want code file files feature thing way work
+    something anything please help task today now good better best sure always never every all must should
+    data value values user users system project team person people time first next last write read show
+    keep run running set get give take try tried check issue problem question answer"""
+)
+
+# Coarse areas of work (`name: words`): a task and a record that both touch one share an area.
+_AREA_LINES = """
+auth: auth authentication authorization login logout signin signup password token session cookie csrf jwt oauth sso mfa
+ui: ui component button toggle header footer navbar sidebar modal css style styling theme dark layout tailwind icon font
+database: database db sql query migration schema table prisma postgres mysql sqlite pool connection orm pgbouncer
+payments: payment stripe checkout billing invoice refund subscription charge
+deployment: deploy deployment release ci pipeline docker kubernetes staging production rollout
+testing: test testing pytest jest e2e coverage fixture mock
+logging: log logging logger telemetry pii privacy
+api: api endpoint route handler request response rest graphql envelope webhook
+caching: cache caching redis ttl cdn
+connectivity: bluetooth wifi wireless network router modem pairing pair unpair disconnect connect reconnect signal
+audio: headphone headset earbuds speaker audio sound microphone
+career: internship intern job role resume cv interview offer application apply recruiter hiring career
+"""
+AREAS = {name: _keys(vocab) for name, _, vocab in (line.partition(":") for line in _AREA_LINES.strip().splitlines())}
+
+_IDENT = re.compile(r"[A-Za-z_$@][\w$@.:/-]*\w")
+_CODE_LIKE = re.compile(r"[a-z0-9][A-Z]|[_./:$@]|[A-Za-z]\d|\d[A-Za-z]|-.*[A-Z]|[A-Z].*-")
+_NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b")
+_SENTENCE_START = ".!?:;\n-*•>#)|"
+
+
+def strong_terms(text: str) -> set[str]:
+    """Identifiers (camelCase, snake_case, dotted, paths, digits in a word, `X-App-CSRF`) and names
+    capitalised mid-sentence."""
+    found: set[str] = {t.rstrip(".:/-").lower() for t in _IDENT.findall(text) if _CODE_LIKE.search(t.rstrip(".:/-"))}
+    for match in _NAME.finditer(text):
+        before = text[max(0, match.start() - 8) : match.start()].rstrip(" \t\"'(`*_")
+        name = match.group(0).lower()
+        if before and before[-1] not in _SENTENCE_START and name not in STOPWORDS and len(name) > 2:
+            found.add(name)  # capitalised mid-sentence: a name, not a sentence's first word
+    return found
+
+
+def salient_words(text: str) -> dict[str, str]:
+    """Content words by stem (`word_key` → the word as first written, lower-cased): stopwords,
+    generic task words, numbers and 1-2 letter words left out."""
+    found = {word_key(w): w for w in reversed(words(text)) if w not in STOPWORDS and len(w) > 2 and not w.isdigit()}
+    return {key: word for key, word in found.items() if key not in GENERIC_WORDS}
+
+
+def _path_parts(paths: Sequence[str]) -> set[str]:
+    parts: set[str] = set()
+    for path in paths:
+        for piece in re.split(r"[/\\]+", path.lower()):
+            parts.update(p for p in re.split(r"[.\-_]+", piece) if len(p) > 2)
+    return {word_key(p) for p in parts} - GENERIC_WORDS - {"src", "lib", "app", "index", "main", "tsx", "jsx"}
+
+
+def heuristic_applicability(task: str, record: Record, *, file_paths: Sequence[str] = ()) -> Applicability:
+    """Whether `record` applies to `task`, by shared specific evidence (see the module doc)."""
+    tags = {t.lower() for t in record.tags}
+    if tags & ALWAYS_TAGS:
+        return Applicability(applies=True, reason="marked as applying to every task")
+    text = " ".join([record.statement, *(str(v) for v in record.attributes.values() if isinstance(v, str))])
+    reasons: list[str] = []
+    weight = 0
+    shared_terms = sorted(strong_terms(task) & strong_terms(text))
+    if shared_terms:
+        weight += 2 * len(shared_terms)
+        reasons.append("names " + ", ".join(f"`{t}`" for t in shared_terms[:3]))
+    task_words, record_words = salient_words(task), salient_words(text)
+    shared_words = sorted(task_words.keys() & record_words.keys() - {word_key(t) for t in shared_terms})
+    if shared_words:
+        weight += len(shared_words)
+        reasons.append("shares " + ", ".join(f"'{task_words[w]}'" for w in shared_words[:4]))
+    areas = [(name, task_words.keys() & vocab, record_words.keys() & vocab) for name, vocab in AREAS.items()]
+    if common := [(name, mine, theirs) for name, mine, theirs in areas if mine and theirs]:
+        weight += 2
+        name, mine, theirs = common[0]
+        seen = sorted({task_words[k] for k in mine} | {record_words[k] for k in theirs})
+        reasons.append(f"both concern {name} ({', '.join(seen[:3])})")
+    paths = _path_parts(file_paths)
+    tag_words = {word_key(t.rsplit(":", 1)[-1]) for t in tags}
+    if tag_hits := sorted(tag_words & (task_words.keys() | paths)):
+        weight += 2
+        reasons.append("tagged " + ", ".join(tag_hits[:2]))
+    path_hits = sorted(paths & record_words.keys()) or [p for p in file_paths if p and p in record.statement]
+    if path_hits:
+        weight += 2
+        reasons.append("touches the files (" + ", ".join(path_hits[:2]) + ")")
+    if weight >= MIN_WEIGHT:
+        return Applicability(applies=True, reason="; ".join(reasons))
+    if reasons:
+        return Applicability(applies=False, reason=f"only {reasons[0]}; one common word is not enough")
+    return Applicability(applies=False, reason="similar in wording only: no term, area or file in common")
+
+
+def query_for(text: str) -> str:
+    """A recall query for a long text: its identifiers first, then its opening, within the limit."""
+    text = " ".join(text.split())
+    if len(text) <= _QUERY_CHARS:
+        return text
+    head = " ".join(sorted(strong_terms(text)))[: _QUERY_CHARS // 2]
+    return f"{head} {text}"[:_QUERY_CHARS].rsplit(" ", 1)[0]
+
+
+def memory_tokens(memory: Forethought, space: SpaceRef, *, page: int = 1000) -> int:
+    """Tokens of every current record's statement: what loading all of memory would cost."""
+    total, after = 0, None
+    while batch := memory.list_records(space, limit=page, after_id=after):
+        total += sum(estimate_tokens(r.statement) for r in batch)
+        after = batch[-1].id
+    return total
+
+
+def build_brief(
+    memory: Forethought,
+    app: App,
+    space: SpaceRef,
+    task: str,
+    *,
+    model: ChatModel | None = None,
+    limit: int = 5,
+    file_paths: Sequence[str] = (),
+    recall_k: int = 20,
+) -> Brief:
+    """The records that apply to `task` (at most `limit`), the rest with reasons, and the block."""
+    if limit < 1:
+        raise InvalidInput("limit: must be at least 1")
+    start = time.perf_counter()
+    timings: dict[str, float] = {}
+    if not memory.list_records(space, limit=1):
+        timings["total"] = elapsed_ms(start)
+        return Brief(task=task, note="This space holds no current memory: nothing was recalled.", timings_ms=timings)
+    hits = memory.recall(space, query_for(task), k=recall_k).hits
+    timings["recall"] = elapsed_ms(start)
+    verdicts: dict[str, Applicability] = {}
+    filtered: list[FilteredItem] = []
+    open_records: list[Record] = []
+    for hit in hits:
+        record = hit.record
+        if record.status is not Status.ACTIVE:
+            filtered.append(FilteredItem(record=record, reason=f"{record.status.value}: never briefed"))
+        elif "injection" in record.flags:
+            filtered.append(FilteredItem(record=record, reason="flagged as instruction-like text: kept out"))
+        elif (rule := app.applicability(task, record)) is not None:
+            verdicts[record.id] = Applicability(applies=rule.applies, reason=f"{app.name} rule: {rule.reason}")
+        else:
+            open_records.append(record)
+    judge_start = time.perf_counter()
+    mode, degraded, usage = _judge(model, task, open_records, file_paths, verdicts)
+    timings["judge"] = elapsed_ms(judge_start)
+    used: list[BriefItem] = []
+    for hit in hits:
+        if (verdict := verdicts.get(hit.record.id)) is None:
+            continue
+        if not verdict.applies:
+            filtered.append(FilteredItem(record=hit.record, reason=f"not applicable: {verdict.reason}"))
+        elif len(used) >= limit:
+            filtered.append(FilteredItem(record=hit.record, reason=f"applies ({verdict.reason}) but over the limit"))
+        else:
+            used.append(BriefItem(record=hit.record, reason=verdict.reason, score=hit.score))
+    block = memory_block.render([item.record for item in used])
+    count_start = time.perf_counter()
+    everything = memory_tokens(memory, space)
+    timings["all_memory"] = elapsed_ms(count_start)
+    timings["total"] = elapsed_ms(start)
+    return Brief(
+        task=task,
+        used=used,
+        filtered=filtered,
+        block=block,
+        block_tokens=estimate_tokens(block) if block else 0,
+        all_memory_tokens=everything,
+        recalled=True,
+        mode=mode,
+        degraded=degraded,
+        note=None if used else "No recalled record applies to this task.",
+        usage=usage,
+        timings_ms=timings,
+    )
+
+
+def _judge(
+    model: ChatModel | None,
+    task: str,
+    records: list[Record],
+    file_paths: Sequence[str],
+    verdicts: dict[str, Applicability],
+) -> tuple[str, str | None, Usage]:
+    """Fill `verdicts` for `records`: the model's where it answers, the heuristic's elsewhere.
+    Returns (mode, degraded, usage)."""
+    mode, degraded, usage = "heuristic", None, Usage()
+    if model is not None and records:
+        by_handle = {r.handle: r for r in records}
+        messages = prompt.build(prompt.ApplicabilityContext(task, records))
+        try:
+            answer = complete_structured(model, messages, prompt.Verdicts)
+        except ProviderError as exc:
+            degraded = f"llm:{model.name} failed ({exc.code}): {str(exc)[:200]}; used the heuristic judge"
+        else:
+            mode, usage = f"llm:{model.name}", answer.usage
+            for said in answer.value.verdicts:  # a handle that was not provided is ignored
+                record = by_handle.get(said.handle.strip().strip("[]").lower())
+                if record is not None and record.id not in verdicts:
+                    reason = " ".join(said.reason.split())[:300] or "no reason given"
+                    verdicts[record.id] = Applicability(applies=said.applies, reason=f"llm: {reason}")
+    for record in records:
+        if record.id not in verdicts:
+            verdict = heuristic_applicability(task, record, file_paths=file_paths)
+            if mode != "heuristic":  # the model gave no verdict on this one
+                verdict = Applicability(applies=verdict.applies, reason=f"heuristic: {verdict.reason}")
+            verdicts[record.id] = verdict
+    return mode, degraded, usage
+
+
+def elapsed_ms(start: float) -> float:
+    """Milliseconds since `start` (a `time.perf_counter()` reading), for `timings_ms`."""
+    return round((time.perf_counter() - start) * 1000, 3)

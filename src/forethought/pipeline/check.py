@@ -1,0 +1,296 @@
+"""Check: verification after generation. A draft is checked against the records it was written with
+(or, given none, the current records recalled for it); every violation quotes the draft verbatim.
+
+Sources (the first wins when two report the same excerpt for the same record):
+- `pattern`: `check.forbid` regexes that match (excerpt: the matching lines) and `check.require`
+  regexes that never match (excerpt "": nothing to quote; with recalled records, only for records
+  the heuristic judge finds applicable). Run as written with `re.MULTILINE`; a pattern that does
+  not compile, is too long or nests quantifiers (`(a+)+` can backtrack for ever) is skipped and
+  reported. Drafts over `MAX_DRAFT_CHARS` are refused.
+- `action`: a clause *recommending* an action a record says failed. It recommends when it or its
+  sentence has a cue ("try", "you should", "let's", "I recommend", a leading imperative) and does
+  not itself look back ("already", "tried", "didn't", "instead of"): "you already tried X" passes.
+  It is that action when the app's `action_key` names the same one, when it holds every content
+  word of the action (two at least), or when their embeddings reach `ACTION_SIMILARITY`.
+- `policy`: the app's `policy_findings`. `judge`: the optional LLM judge, whose findings survive
+  only citing a provided record by handle and quoting the draft (up to whitespace).
+A record whose confidence is below `LOW_CONFIDENCE` only ever warns.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+
+from forethought.apps.base import App
+from forethought.domain import Record, Status, handle_for
+from forethought.errors import BackendError, InvalidInput
+from forethought.facade import Forethought, SpaceRef
+from forethought.llm.base import ChatModel, ProviderError, Usage
+from forethought.llm.structured import complete_structured
+from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for, salient_words
+from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
+from forethought.prompts import judge
+
+__all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "check_draft", "failed_action"]
+
+# Cosine similarity at which a recommended clause is the failed action in other words. Set on the
+# shipped MiniLM model with generic pairs (not the bench fixtures): paraphrases of one action
+# scored 0.74-0.92, different actions on the same topic up to 0.65. The hashing embedder scores
+# surface overlap only, so there this catches near-copies and nothing else.
+ACTION_SIMILARITY = 0.72
+LOW_CONFIDENCE = 0.6
+MAX_DRAFT_CHARS = 200_000
+MAX_PATTERN_CHARS = 500
+MAX_CLAUSES = 400  # recommending clauses compared per draft (bounds the embedding call)
+MIN_EXCERPT_CHARS = 4
+RECALL_K = 20
+FAILED_KINDS = ("failed_approach", "outcome_reported", "action_attempted")
+_FAILED_VALUES = frozenset({"failed", "failure", "fail", "did_not_work", "not_fixed", "unsuccessful", "no_effect"})
+
+_TRIED_HEAD = re.compile(r"^(?:the customer|they|we|the user|i|he|she)\s+(?:tried|attempted)\s+", re.I)
+_FAILED_TAIL = re.compile(r"\s+(?:did not|didn'?t|does not|doesn'?t|failed|was tried|had no effect)\b|[;:]", re.I)
+_NESTED = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
+_SENTENCE = re.compile(r"[^\n.!?]+(?:[.!?]+|$)", re.M)
+_CLAUSE = re.compile(r"[;,:]|\s(?:but|so|then|because|since|whereas)\s|\s-\s", re.I)
+_CUE = re.compile(r"\b(?:try|you (?:should|could|can|might|may|need to|must|have to|want to)|let'?s|let us|please"
+                  r"|i(?:'d| would)? (?:recommend|suggest)|we (?:should|could)|make sure|go ahead|consider|next step"
+                  r"|how about|why not|recommend|suggest)\b", re.I)  # fmt: skip
+_BACK = re.compile(r"\b(?:already|tried|previously|earlier|last time|didn'?t|did not|doesn'?t|does not|don'?t"
+                   r"|do not|never|avoid|instead of|rather than|no longer|won'?t|failed|stop)\b", re.I)  # fmt: skip
+_LEAD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:(?:first|then|next|also|now|finally|so|and|or|just)\b\W*)*", re.I)
+IMPERATIVE = frozenset(  # verbs that open an instruction ("Restart the router.")
+    """restart reboot reset reinstall install uninstall update upgrade downgrade clear delete remove turn toggle
+    unpair pair re-pair forget disable enable check open close run switch change set use add store put apply
+    contact email call send move plug unplug power hold press sign log replace rename rollback roll revert
+    deploy migrate configure increase decrease raise lower flush rebuild refresh reconnect disconnect
+    charge test retry keep wait ask submit rewrite wrap cache""".split()  # noqa: SIM905 - a word list
+)
+
+
+def failed_action(record: Record) -> str | None:
+    """The action a record says failed (its `action`/`approach` attribute, or its statement with
+    the failure wording cut off), or None when the record is not about a failed action."""
+    attrs = record.attributes
+    said = {str(attrs.get(k, "")).lower().replace(" ", "_") for k in ("outcome", "result", "status")}
+    failed = record.kind == "failed_approach" or (
+        record.kind in FAILED_KINDS
+        and (bool(said & _FAILED_VALUES) or any(attrs.get(k) is False for k in ("succeeded", "success", "worked")))
+    )
+    if not failed:
+        return None
+    named = attrs.get("action") or attrs.get("approach")
+    if isinstance(named, str) and named.strip():
+        return named.strip()
+    action = _FAILED_TAIL.split(_TRIED_HEAD.sub("", record.statement), maxsplit=1)[0].strip(" .")
+    return action or record.statement
+
+
+def check_draft(
+    memory: Forethought,
+    app: App,
+    space: SpaceRef,
+    draft: str,
+    *,
+    records: Sequence[Record] | None = None,
+    model: ChatModel | None = None,
+) -> CheckReport:
+    """Violations of memory in `draft`; `records` are those the draft was written with."""
+    if len(draft) > MAX_DRAFT_CHARS:
+        raise InvalidInput(f"draft: longer than {MAX_DRAFT_CHARS} characters")
+    start = time.perf_counter()
+    timings: dict[str, float] = {}
+    if records is None:
+        provided, relevant = _recall_for(memory, space, draft)
+        timings["recall"] = elapsed_ms(start)
+    else:
+        provided = [r for r in records if r.status is Status.ACTIVE]
+        relevant = {r.id for r in provided}
+    found, skipped = _patterns(draft, provided, relevant)
+    step = time.perf_counter()
+    found += _actions(memory, app, draft, provided)
+    timings["actions"] = elapsed_ms(step)
+    by_id = {r.id: r for r in provided}
+    for f in app.policy_findings(draft, provided):  # the app's excerpt, as the draft spells it where it can
+        excerpt = _verbatim(draft, f.excerpt) or f.excerpt
+        v = Violation(record_id=f.record_id, handle=handle_for(f.record_id), excerpt=excerpt, severity=f.severity,
+                      message=f.message, suggestion=f.suggestion, source="policy")  # fmt: skip
+        found.append(v)
+    mode, degraded, usage, dropped = "heuristic", None, Usage(), 0
+    if model is not None and (judged_records := [r for r in provided if r.id in relevant]) and draft.strip():
+        step = time.perf_counter()
+        try:
+            judged, dropped, usage = _judge(model, draft, judged_records)
+            found += judged
+            mode = f"llm:{model.name}"
+        except ProviderError as exc:
+            degraded = f"llm:{model.name} failed ({exc.code}): {str(exc)[:200]}; deterministic checks only"
+        timings["judge"] = elapsed_ms(step)
+    violations = _settle(found, by_id)
+    timings["total"] = elapsed_ms(start)
+    clean = not any(v.severity == "error" for v in violations)
+    return CheckReport(violations=violations, dropped_judge_findings=dropped, skipped_patterns=skipped,
+                       records_checked=len(provided), clean=clean, mode=mode, degraded=degraded, usage=usage,
+                       timings_ms=timings)  # fmt: skip
+
+
+def _recall_for(memory: Forethought, space: SpaceRef, draft: str) -> tuple[list[Record], set[str]]:
+    """Current records relevant to the draft, and the ids the heuristic judge finds applicable."""
+    if not draft.strip() or not memory.list_records(space, limit=1):
+        return [], set()
+    query = query_for(draft)
+    found: dict[str, Record] = {}
+    for kinds in ((), FAILED_KINDS):  # failed actions are looked for even when other records rank higher
+        for hit in memory.recall(space, query, k=RECALL_K, kinds=kinds).hits:
+            found.setdefault(hit.record.id, hit.record)
+    records = list(found.values())
+    relevant = {r.id for r in records if failed_action(r) or heuristic_applicability(query, r).applies}
+    return records, relevant
+
+
+@lru_cache(maxsize=1024)
+def _compile(pattern: str) -> re.Pattern[str] | str:
+    """The compiled pattern, or why it will not be run."""
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return f"longer than {MAX_PATTERN_CHARS} characters"
+    if _NESTED.search(pattern):
+        return "nested quantifiers could backtrack catastrophically"
+    try:
+        return re.compile(pattern, re.MULTILINE)
+    except re.error as exc:
+        return f"does not compile: {exc}"
+
+
+def _patterns(
+    draft: str, records: Sequence[Record], relevant: set[str]
+) -> tuple[list[Violation], list[SkippedPattern]]:
+    found: list[Violation] = []
+    skipped: list[SkippedPattern] = []
+    for record in records:
+        if record.check is None:
+            continue
+        rules = [(p, True) for p in record.check.forbid] + [(p, False) for p in record.check.require]
+        for pattern, forbid in rules:
+            compiled = _compile(pattern)
+            if isinstance(compiled, str):
+                skipped.append(SkippedPattern(record_id=record.id, handle=record.handle, pattern=pattern,
+                                              reason=compiled))  # fmt: skip
+            elif forbid:
+                lines = {_line(draft, m.start(), m.end()) for m in compiled.finditer(draft) if m.end() > m.start()}
+                what = f"matches /{pattern}/, which memory forbids"
+                found += [_violation(record, line, "pattern", what) for line in sorted(lines)]
+            elif record.id in relevant and compiled.search(draft) is None:
+                found.append(_violation(record, "", "pattern", f"never matches /{pattern}/, which memory requires"))
+    return found, skipped
+
+
+def _line(draft: str, start: int, end: int) -> str:
+    """The whole line(s) a match spans, verbatim (outer whitespace trimmed)."""
+    first = draft.rfind("\n", 0, start) + 1
+    last = draft.find("\n", max(end - 1, start))
+    return draft[first : len(draft) if last < 0 else last].strip()
+
+
+def _recommending(draft: str) -> list[tuple[str, str]]:
+    """(sentence, clause) for each clause that recommends something (see the module doc)."""
+    out: list[tuple[str, str]] = []
+    for match in _SENTENCE.finditer(draft):
+        sentence = match.group(0).strip()
+        parts = [p.strip() for p in _CLAUSE.split(sentence) if p and p.strip()]
+        cued = _CUE.search(sentence) is not None or _imperative(sentence)
+        out += [(sentence, p) for p in parts if not _BACK.search(p) and (cued or _imperative(p) or _CUE.search(p))]
+        if len(out) >= MAX_CLAUSES:
+            break
+    return out[:MAX_CLAUSES]
+
+
+def _imperative(text: str) -> bool:
+    rest = _LEAD.sub("", text, count=1)
+    first = rest.split(maxsplit=1)[0].lower() if rest.strip() else ""
+    return first.strip(",.:;!?*`\"'") in IMPERATIVE
+
+
+def _actions(memory: Forethought, app: App, draft: str, records: Sequence[Record]) -> list[Violation]:
+    failed = [(r, a) for r in records if (a := failed_action(r))]
+    clauses = _recommending(draft) if failed else []
+    if not clauses:
+        return []
+    similarity = None
+    if memory.embedder is not None:
+        try:
+            vectors = memory.embedder.embed([c for _, c in clauses] + [a for _, a in failed])
+            similarity = vectors[: len(clauses)] @ vectors[len(clauses) :].T
+        except BackendError:
+            similarity = None  # paraphrase by embedding is lost; keys and words still match
+    found: list[Violation] = []
+    clause_keys = [app.action_key(c) for _, c in clauses]
+    clause_words = [set(salient_words(c)) for _, c in clauses]
+    for j, (record, action) in enumerate(failed):
+        key, words = app.action_key(action), set(salient_words(action))
+        for i, (sentence, _) in enumerate(clauses):
+            if key is not None and clause_keys[i] == key:
+                why = f"the same action ({key})"
+            elif len(words) >= 2 and words <= clause_words[i]:
+                why = "the same action in the same words"
+            elif similarity is not None and float(similarity[i, j]) >= ACTION_SIMILARITY:
+                why = f"the same action in other words (similarity {float(similarity[i, j]):.2f})"
+            else:
+                continue
+            what, fix = f"recommends again what already failed: {why}", "Suggest a different step instead."
+            found.append(_violation(record, sentence, "action", what, suggestion=fix))
+    return found
+
+
+def _judge(model: ChatModel, draft: str, records: Sequence[Record]) -> tuple[list[Violation], int, Usage]:
+    by_handle = {r.handle: r for r in records}
+    messages = judge.build(judge.JudgeContext(draft, records))
+    answer = complete_structured(model, messages, judge.Findings, max_tokens=1500)
+    kept: list[Violation] = []
+    dropped = 0
+    for f in answer.value.findings:
+        record = by_handle.get(f.handle.strip().strip("[]").lower())
+        excerpt = _verbatim(draft, f.excerpt)
+        if record is None or excerpt is None:
+            dropped += 1
+            continue
+        message = " ".join(f.message.split())[:500] or "the judge found a violation"
+        fix = " ".join(f.suggestion.split())[:500]
+        kept.append(_violation(record, excerpt, "judge", message, severity=f.severity, suggestion=fix))
+    return kept, dropped, answer.usage
+
+
+def _verbatim(draft: str, excerpt: str) -> str | None:
+    """The draft's own text for `excerpt` when it is in the draft up to whitespace, else None."""
+    tokens = excerpt.split()
+    if len("".join(tokens)) < MIN_EXCERPT_CHARS:
+        return None
+    match = re.search(r"\s+".join(re.escape(t) for t in tokens), draft)
+    return None if match is None else match.group(0)
+
+
+def _violation(record: Record, excerpt: str, source: ViolationSource, what: str, *, severity: Severity = "error",
+               suggestion: str = "") -> Violation:  # fmt: skip
+    fix = suggestion or f"Rewrite this to follow [{record.handle}], or say why it no longer applies."
+    message = f"{what} — memory [{record.handle}] ({record.kind}): {record.statement}"
+    return Violation(record_id=record.id, handle=record.handle, excerpt=excerpt, severity=severity, message=message,
+                     suggestion=fix, source=source)  # fmt: skip
+
+
+def _settle(found: list[Violation], by_id: dict[str, Record]) -> list[Violation]:
+    """One violation per record and excerpt (the first source wins; a judge finding overlapping an
+    earlier one for the same record is a repeat too); low-confidence records only warn."""
+    seen: dict[str, list[str]] = {}
+    out: list[Violation] = []
+    for v in found:
+        text, before = " ".join(v.excerpt.split()), seen.setdefault(v.record_id, [])
+        if text in before or (v.source == "judge" and any(t and (t in text or text in t) for t in before)):
+            continue
+        before.append(text)
+        record = by_id.get(v.record_id)
+        if record is not None and record.confidence < LOW_CONFIDENCE and v.severity == "error":
+            note = f" (memory confidence {record.confidence:.2f}: a warning only)"
+            v = v.model_copy(update={"severity": "warning", "message": v.message + note})
+        out.append(v)
+    return out
