@@ -12,7 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from forethought.cli import core, pipeline
 from forethought.cli.context import Context, Output
@@ -64,8 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    def add(name: str, help_text: str, *, space: bool = True) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+    def add(
+        name: str, help_text: str, *, space: bool = True, parent: Any = None, group: bool = False
+    ) -> argparse.ArgumentParser:
+        """A command's parser; `group` makes one whose sub-commands carry the options instead."""
+        p = (parent or sub).add_parser(name, help=help_text, description=help_text)
+        if group:
+            return p
         _common(p, top=False)
         p.add_argument("--app", default="generic", help="the app whose memory model applies (default: generic)")
         if space:

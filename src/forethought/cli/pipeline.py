@@ -12,6 +12,7 @@ from forethought.pipeline.candidates import Candidate, Rejection
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
 from forethought.pipeline.service import dry_run
+from forethought.pipeline.transcripts import parse_transcript
 
 __all__ = ["COMMANDS", "register"]
 
@@ -72,10 +73,10 @@ def _submission(s: Submission) -> tuple[dict[str, Any], list[str]]:
 
 def submit(ctx: Context) -> Output:
     a = ctx.args
-    transcript = read_file_arg(a.file, field_name="transcript")
+    turns = parse_transcript(read_file_arg(a.file, field_name="transcript"), fmt=a.format)  # before any write
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
-    result = memory.submit_session(ctx.app, ctx.key, transcript, title=a.title or a.file, fmt=a.format)
+    result = memory.submit_session(ctx.app, ctx.key, turns, title=a.title or a.file)
     data, lines = _submission(result.result.submission)
     data.update({"session": result.session.id, "mode": result.result.mode, "degraded": result.result.degraded})
     head = f"session {result.session.id}: {len(result.session.turns)} turns, extractor {result.result.mode}"
@@ -234,14 +235,21 @@ def register(add: Add) -> None:
     p.add_argument("--session", metavar="ID", help="continue this session")
     p.add_argument("message", metavar="MESSAGE")
 
-    p = add("inbox", "review candidates: list | approve | reject | edit")
-    p.add_argument("action", choices=["list", "approve", "reject", "edit"])
-    p.add_argument("record_id", nargs="?", metavar="ID")
-    p.add_argument("text", nargs="?", metavar="TEXT", help="the new text (edit)")
-    p.add_argument("--all", action="store_true", help="approve every unflagged, conflict-free candidate")
-    p.add_argument("--high-confidence", action="store_true", help="with --all: only confident, new ones")
-    p.add_argument("--conflict", choices=["supersede", "keep-both"], help="how to settle a conflicting candidate")
-    p.add_argument("--why", help="reason (reject)")
+    p = add("inbox", "review candidates: list | approve | reject | edit", group=True)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
+    actions.required = True
+    add("list", "pending candidates, and what the validator filtered", parent=actions)
+    q = add("approve", "approve a candidate (or --all)", parent=actions)
+    q.add_argument("record_id", nargs="?", metavar="ID")
+    q.add_argument("--all", action="store_true", help="approve every unflagged, conflict-free candidate")
+    q.add_argument("--high-confidence", action="store_true", help="with --all: only confident, new ones")
+    q.add_argument("--conflict", choices=["supersede", "keep-both"], help="how to settle a conflicting candidate")
+    q = add("reject", "reject a candidate", parent=actions)
+    q.add_argument("record_id", metavar="ID")
+    q.add_argument("--why", help="the reason, kept in the audit trail")
+    q = add("edit", "replace a candidate's text with a corrected version", parent=actions)
+    q.add_argument("record_id", metavar="ID")
+    q.add_argument("text", metavar="TEXT", help="the new text ('-' reads standard input)")
 
     p = add("brief", "the memory that applies to a task, and the block for a system prompt")
     p.add_argument("--limit", type=int, default=5)

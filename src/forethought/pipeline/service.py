@@ -166,7 +166,7 @@ class PipelineApi:
         self,
         app: AppRef,
         space: SpaceKey | str,
-        transcript: bytes | str,
+        transcript: bytes | str | Sequence[Turn],
         *,
         title: str,
         fmt: str = "auto",
@@ -178,7 +178,12 @@ class PipelineApi:
         from forethought.pipeline.transcripts import parse_transcript
 
         resolved, key = self._app_key(app, space)
-        turns = parse_transcript(transcript, fmt=fmt)  # bad input fails here, before any write
+        # Bad input fails here, before any write.
+        turns = (
+            list(transcript)
+            if isinstance(transcript, Sequence) and not isinstance(transcript, (str, bytes))
+            else parse_transcript(transcript, fmt=fmt)
+        )
         memory = _memory(self)
         space_ = memory.space(key)
         session = capture_session(memory, resolved, space_, turns, title=title, source=source)
