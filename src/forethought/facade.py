@@ -34,7 +34,7 @@ from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset
 from forethought.store.base import ChangeSet, Job, NewRecord, RecordFilter, Store
 from forethought.writing import Draft, index_payload, new_record, next_version
 
-__all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained"]
+__all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained", "SpaceRef"]
 
 log = logging.getLogger(__name__)
 

@@ -201,11 +201,13 @@ def test_record_text_cannot_close_the_block_or_start_a_line(memory: Forethought)
     assert "<memory>" not in inside[0]
 
 
-def test_memory_tokens_pages_through_every_current_record(memory: Forethought) -> None:
+def test_memory_tokens_counts_every_current_record(memory: Forethought) -> None:
     texts = [f"Fact number {n} about the storefront." for n in range(7)]
     for text in texts:
         memory.retain(SPACE, text)
-    assert memory_tokens(memory, SPACE, page=2) == sum(estimate_tokens(t) for t in texts)
+    memory.retain(SPACE, "A candidate does not count.", status=Status.CANDIDATE)
+    assert memory_tokens(memory, SPACE) == sum(estimate_tokens(t) for t in texts)
+    assert memory_tokens(memory, "nobody-here") == 0
 
 
 # -- the LLM judge ---------------------------------------------------------------------------------

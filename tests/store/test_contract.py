@@ -287,3 +287,14 @@ def test_traces_round_trip_newest_first_and_stay_in_their_space(store: Store) ->
     assert store.list_traces(b) == []
     store.erase_space(a, actor="t")
     assert store.list_traces(a) == []
+
+
+def test_statement_tokens_sums_the_estimate_of_matching_records(store: Store) -> None:
+    from forethought.recall.packing import estimate_tokens
+
+    s = space(store)
+    texts = ["Short.", "A somewhat longer statement about the release process and its owners.", "x" * 400]
+    insert(store, *[make(s, t) for t in texts])
+    insert(store, make(s, "A candidate is not current.", status=Status.CANDIDATE))
+    assert store.statement_tokens(s, RecordFilter()) == sum(estimate_tokens(t) for t in texts)
+    assert store.statement_tokens(space(store, "empty"), RecordFilter()) == 0

@@ -33,6 +33,7 @@ from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
 from forethought.recall.text import STOPWORDS, words
+from forethought.store.base import RecordFilter
 
 __all__ = [
     "build_brief",
@@ -182,13 +183,14 @@ def query_for(text: str) -> str:
     return f"{head} {text}"[:_QUERY_CHARS].rsplit(" ", 1)[0]
 
 
-def memory_tokens(memory: Forethought, space: SpaceRef, *, page: int = 1000) -> int:
-    """Tokens of every current record's statement: what loading all of memory would cost."""
-    total, after = 0, None
-    while batch := memory.list_records(space, limit=page, after_id=after):
-        total += sum(estimate_tokens(r.statement) for r in batch)
-        after = batch[-1].id
-    return total
+def memory_tokens(memory: Forethought, space: SpaceRef) -> int:
+    """Tokens of every current record's statement: what loading all of memory would cost.
+    Summed by the store, so a space of a million records costs one query, not a million rows."""
+    try:
+        space_id = memory.space(space, create=False).id
+    except LookupError:
+        return 0
+    return memory.store.statement_tokens(space_id, RecordFilter())
 
 
 def build_brief(

@@ -14,6 +14,7 @@ from functools import lru_cache
 from forethought.recall.dates import Period, read_periods
 
 __all__ = [
+    "STOPWORDS",
     "QueryAnalysis",
     "analyze",
     "focus_in",

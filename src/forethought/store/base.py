@@ -182,6 +182,11 @@ class Store(ABC):
     def count_records(self, space_id: str, flt: RecordFilter) -> int: ...
 
     @abstractmethod
+    def statement_tokens(self, space_id: str, flt: RecordFilter) -> int:
+        """The summed token estimate of matching statements (`recall.packing.estimate_tokens`'s rule:
+        the larger of characters / 4 and words, at least 1), computed without loading the records."""
+
+    @abstractmethod
     def forget(self, space_id: str, lineage_id: str, *, actor: str) -> int:
         """Erase every version of a lineage from every table and index; returns versions removed.
 
