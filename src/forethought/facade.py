@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from forethought.domain import (
     Action,
     AuditEvent,
+    CheckPatterns,
     Evidence,
     Provenance,
     Record,
@@ -151,9 +152,11 @@ class Forethought(PipelineApi):
         asserted_by: Role = Role.USER,
         source: str = "api",
         context: str | None = None,
+        check: CheckPatterns | None = None,
     ) -> Retained:
         """Store one memory. With `external_id`, retrying the same retain returns the first record
-        (`created=False`) instead of making a second; reusing the id for other content is a Conflict."""
+        (`created=False`) instead of making a second; reusing the id for other content is a Conflict.
+        `check` attaches deterministic patterns that `check` enforces on drafts (validated here)."""
         item = RetainItem(text, kind, tags, occurred_at, external_id, attributes, context)
         draft, when = self._draft(
             item,
@@ -161,6 +164,8 @@ class Forethought(PipelineApi):
             confidence=confidence,
             provenance=Provenance(asserted_by=asserted_by, source=source),
         )
+        if check is not None:
+            draft = replace(draft, check=limits.check_patterns(check))
         if status not in (Status.ACTIVE, Status.CANDIDATE):
             raise InvalidInput("a new record is either active or a candidate")
         return self._retain_drafts(self.space(space), [(draft, when)], status)[0]

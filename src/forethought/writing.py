@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from forethought.domain import Evidence, Provenance, Record, Status, handle_for, new_id
+from forethought.domain import CheckPatterns, Evidence, Provenance, Record, Status, handle_for, new_id
 from forethought.recall.text import search_text, terms
 
 __all__ = ["Draft", "IndexPayload", "index_payload", "new_record", "next_version"]
@@ -26,6 +26,7 @@ class Draft:
     external_id: str | None = None
     # Text said around the statement: indexed for search, never shown as the memory itself.
     context: str | None = None
+    check: CheckPatterns | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ def new_record(
         kind=draft.kind,
         statement=draft.statement,
         context=draft.context,
+        check=draft.check,
         attributes=draft.attributes or {},
         evidence=draft.evidence,
         provenance=draft.provenance,

@@ -134,3 +134,14 @@ def test_space_keys_separate_workspaces_and_subject_types(memory: Forethought) -
     memory.retain(a, "Sam in workspace one.")
     assert memory.recall(b, "Sam workspace").hits == []
     assert len(memory.recall(a, "Sam workspace").hits) == 1
+
+
+def test_retain_attaches_check_patterns_and_refuses_bad_ones(memory: Forethought) -> None:
+    from forethought.domain import CheckPatterns
+
+    record = memory.retain("p", "Never use moment.js.", check=CheckPatterns(forbid=(r"\bmoment\b",))).record
+    assert memory.get("p", record.id).check == CheckPatterns(forbid=(r"\bmoment\b",))
+    for bad in (CheckPatterns(forbid=("(unclosed",)), CheckPatterns(require=("x" * 501,))):
+        with pytest.raises(InvalidInput):
+            memory.retain("p", "Another rule.", check=bad)
+    assert len(memory.list_records("p")) == 1

@@ -19,15 +19,9 @@ ORDER = ["identity", "persist_message", "recall", "brief", "generate", "check", 
 
 
 def _rule(memory: Forethought, text: str, forbid: tuple[str, ...] = ()) -> str:
-    record = memory.retain(memory._app_key("generic", "ana")[1], text, kind="note").record
-    if forbid:  # give the record a check pattern, as the project app's extractor would
-        sid = record.space_id
-        with memory.store.raw() as conn:  # type: ignore[attr-defined]
-            conn.execute(
-                "UPDATE records SET check_patterns = ? WHERE id = ? AND space_id = ?",
-                (CheckPatterns(forbid=forbid).model_dump_json(), record.id, sid),
-            )
-    return record.id
+    key = memory._app_key("generic", "ana")[1]
+    check = CheckPatterns(forbid=forbid) if forbid else None
+    return memory.retain(key, text, kind="note", check=check).record.id
 
 
 def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Forethought) -> None:

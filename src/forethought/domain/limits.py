@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from forethought.domain.records import CheckPatterns
 from forethought.errors import InvalidInput
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "check_k",
     "check_kind",
     "check_name",
+    "check_patterns",
     "check_query",
     "check_statement",
     "check_tags",
@@ -120,6 +122,24 @@ def check_attributes(value: object) -> dict[str, Any]:
     if len(encoded.encode("utf-8")) > MAX_ATTRIBUTES_BYTES:
         raise InvalidInput(f"attributes: over the limit of {MAX_ATTRIBUTES_BYTES:,} bytes as JSON")
     return dict(value)
+
+
+MAX_PATTERNS = 16
+MAX_PATTERN_LENGTH = 500
+
+
+def check_patterns(value: CheckPatterns) -> CheckPatterns:
+    """Check patterns must compile and stay small (they run on every checked draft)."""
+    for pattern in (*value.forbid, *value.require):
+        if not isinstance(pattern, str) or not pattern or len(pattern) > MAX_PATTERN_LENGTH:
+            raise InvalidInput(f"check pattern: must be 1-{MAX_PATTERN_LENGTH} characters")
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise InvalidInput(f"check pattern {pattern!r} does not compile: {exc}") from None
+    if len(value.forbid) + len(value.require) > MAX_PATTERNS:
+        raise InvalidInput(f"check patterns: at most {MAX_PATTERNS} per record")
+    return value
 
 
 def check_k(value: object) -> int:

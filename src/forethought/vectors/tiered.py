@@ -2,7 +2,7 @@
 
 Most spaces hold fewer than 10k records, and for them exact search is both cheaper and better
 (true top k, no graph to build). Past `threshold` rows the exact matvec outgrows its budget
-(bench/vector_index.py measures ~0.1 µs a row), so the index moves itself to HNSW once, inside
+(bench/vector_index.py measures ~75 ns a row), so the index moves itself to HNSW once, inside
 the `add` that crosses the line. It never moves back: a space that shrank is still one that
 grew, and bouncing between tiers would rebuild a graph each time.
 """
@@ -21,8 +21,10 @@ from forethought.vectors.hnsw import HnswIndex, HnswParams
 
 __all__ = ["DEFAULT_THRESHOLD", "TieredIndex"]
 
-# Exact search over 20k rows takes ~2 ms (p95 ~3 ms) on the 2-core reference machine, and the
-# one-off move to HNSW at that size takes a few seconds; see bench/results/vector_index.json.
+# Exact search over 20k rows takes ~1.5 ms (p95 ~1.7 ms) on the 2-core reference machine, leaving
+# room for a busy machine inside a few-ms budget; past 30k p95 passes 2.5 ms and at 50k 4 ms. The
+# one-off move to HNSW grows with the threshold too: ~3 s at 20k, ~10 s at 50k.
+# See threshold_sweep in bench/results/vector_index.json.
 DEFAULT_THRESHOLD = 20_000
 
 

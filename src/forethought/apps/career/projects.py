@@ -1,0 +1,90 @@
+"""Project rules: "I built a chess engine in C++", "I'm building a dashboard in React".
+
+The object of a build verb is a project only when it names a kind of software or hardware thing
+(`PROJECT_NOUNS`: "I made a mistake" is not a project) or is introduced by "called"/"named". Its
+technologies are the lexicon skills named anywhere after the verb. Plans ("I want to build"),
+negations ("I've never built") and questions record nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from forethought.apps.career.kinds import Project
+from forethought.apps.career.lexicon import PROJECT_NOUNS, find_skills
+from forethought.apps.career.text import HEDGE, NEGATION, Found, clause_prefix, is_question_clause, tag_value
+
+__all__ = ["find_project_facts"]
+
+_ADVERBS = r"(?:(?:also|just|recently|once|actually|already|finally|even)\s+)*"
+_BUILT = re.compile(
+    rf"(?:\b(?:i|we)(?:'ve\s+|\s+(?:have\s+|had\s+)?)|^\W*){_ADVERBS}(?P<verb>built|made|created|developed|designed|wrote|"
+    r"coded|programmed|implemented|shipped|launched|published|deployed|prototyped|trained)\s+",
+    re.I,
+)
+_BUILDING = re.compile(
+    r"\bi(?:'m|\s+am)\s+(?:currently\s+|also\s+|now\s+|still\s+)?(?P<verb>building|making|developing|creating|"
+    r"writing|coding|working\s+on)\s+",
+    re.I,
+)
+_MY_PROJECT = re.compile(r"\bmy\s+(?:[\w-]+\s+){0,3}?project\s+(?P<verb>is|was)\s+", re.I)
+_NP_END = re.compile(
+    r"[,.;!?:(]|\s+-\s+|—|\s+(?:in|with|using|on|for|at|during|that|which|who|to|from|last|this|over|when|because|as|"
+    r"after|before|while|called|named|built|made|written|developed|created|powered|based|running|and\s+(?:i|it|"
+    r"then|my|we|now))\b",
+    re.I,
+)
+_CALLED = re.compile(
+    r"\b(?:called|named)\s+[\"“']?(?P<name>[\w][\w .'-]{0,40}?)[\"”']?"
+    r"(?=[,.;!?]|\s+(?:in|with|using|that|which|for)\b|$)",
+    re.I,
+)
+_DETERMINER = re.compile(r"^(?:a|an|the|my|our|this|that|some|another|its|his|her|their|one)\s+", re.I)
+
+
+def _name_and_phrase(rest: str) -> tuple[str, str] | None:
+    """The project's name and its noun phrase as said, or None when it is not a project."""
+    called = _CALLED.search(rest)
+    end = _NP_END.search(rest)
+    phrase = rest[: end.start() if end else len(rest)].strip()
+    name = _DETERMINER.sub("", phrase).strip()
+    if called and (not end or called.start() <= end.start() + 1):
+        return called.group("name").strip(), phrase or called.group("name").strip()
+    words = [w.strip(".,'\"").lower() for w in re.split(r"[\s/]+", name) if w]
+    if not words or len(words) > 8 or not any(w in PROJECT_NOUNS or w.rstrip("s") in PROJECT_NOUNS for w in words):
+        return None
+    return name, phrase
+
+
+def find_project_facts(sentence: str) -> list[Found]:
+    """Projects the student built or is building, stated in one sentence."""
+    found: list[Found] = []
+    for pattern in (_BUILT, _BUILDING, _MY_PROJECT):
+        for hit in pattern.finditer(sentence):
+            prefix = clause_prefix(sentence, hit.start())
+            if HEDGE.search(prefix) or NEGATION.search(prefix) or is_question_clause(sentence, hit.start()):
+                continue
+            if re.search(r"\bnever\b", hit.group(0), re.I):
+                continue
+            rest = sentence[hit.end() :]
+            named = _name_and_phrase(rest)
+            if named is None:
+                continue
+            name, phrase = named
+            description = rest.strip().rstrip(".!?").strip()
+            technologies = list(dict.fromkeys(m.name for m in find_skills(description)))
+            ongoing = hit.group("verb").lower() not in ("is", "was") and hit.group("verb").lower().endswith(
+                ("ing", "on")
+            )
+            verb = "is building" if ongoing else "built"
+            using = f" ({', '.join(technologies)})" if technologies else ""
+            found.append(
+                Found(
+                    kind="project",
+                    attributes=Project(name=name, description=description[:300], technologies=technologies),
+                    statement=f"The student {verb} {phrase}{using}.",
+                    confidence=0.7,
+                    tags=(f"project:{tag_value(name)}",),
+                )
+            )
+    return found

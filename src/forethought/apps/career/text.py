@@ -1,0 +1,101 @@
+"""Text helpers for the career rules: sentences, clause prefixes, hedges and negations.
+
+Every span returned here is a slice of the text it was given, so evidence quotes stay verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+__all__ = [
+    "HEDGE",
+    "NEGATION",
+    "Found",
+    "Sentence",
+    "clause_prefix",
+    "is_question_clause",
+    "sentences",
+    "tag_value",
+    "words",
+]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of a turn: `text` is exactly `turn_text[start:start + len(text)]`."""
+
+    text: str
+    start: int
+
+
+@dataclass(frozen=True)
+class Found:
+    """One fact a rule found in a sentence, before it becomes a candidate with evidence."""
+
+    kind: str
+    attributes: BaseModel
+    statement: str
+    confidence: float
+    tags: tuple[str, ...] = field(default=())
+
+
+# A sentence ends at . ! ? followed by space or the end (so "Node.js" and "3.5" stay whole), or a newline.
+_SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n)|$)")
+# Where a clause starts: after a comma/semicolon/colon/dash, or before a contrasting conjunction.
+_CLAUSE_START = re.compile(
+    r"[,;:—–]|\s-\s|\b(?:but|although|though|whereas|however|so|because|since|and\s+(?=i\b|i'm|i've|my\b))\b", re.I
+)
+# Words that make a statement a plan, a wish, a condition or a question rather than a fact.
+HEDGE = re.compile(
+    r"\b(?:might|may|maybe|could|would|should|will|going\s+to|gonna|plan(?:ning)?\s+(?:to|on)|thinking|"
+    r"considering|want(?:ed)?\s+to|wanna|hope|hoping|if|whether|wish|unless|in\s+case|what\s+if|do\s+you\s+think)\b"
+    r"|'ll\b|'d\b",
+    re.I,
+)
+NEGATION = re.compile(
+    r"\b(?:not|never|haven't|hasn't|have\s+not|didn't|did\s+not|don't|do\s+not|doesn't|no\s+longer|yet\s+to)\b", re.I
+)
+_QUESTION_START = re.compile(
+    r"^\W*(?:do|does|did|should|can|could|would|will|is|are|am|was|were|what|how|which|who|why|when|where|any)\b",
+    re.I,
+)
+
+
+def sentences(text: str) -> list[Sentence]:
+    found = []
+    for match in _SENTENCE.finditer(text):
+        raw = match.group(0)
+        stripped = raw.strip()
+        if stripped:
+            found.append(Sentence(stripped, match.start() + (len(raw) - len(raw.lstrip()))))
+    return found
+
+
+def clause_prefix(sentence: str, at: int) -> str:
+    """The words of `sentence` before position `at`, back to the start of their clause."""
+    before = sentence[:at]
+    starts = [m.end() for m in _CLAUSE_START.finditer(before)]
+    return before[starts[-1] if starts else 0 :]
+
+
+def is_question_clause(sentence: str, at: int) -> bool:
+    """True when the clause holding position `at` is a question ("Do you think I know SQL?")."""
+    prefix = clause_prefix(sentence, at)
+    rest = sentence[at:]
+    end = re.search(r"[.!?;]", rest)
+    closes_with_question = end is not None and end.group(0) == "?"
+    return closes_with_question and bool(_QUESTION_START.search(prefix))
+
+
+def tag_value(text: str) -> str:
+    """A tag-safe slug: lower case letters, digits and dots; + and # spelled out; the rest '-'."""
+    slug = re.sub(r"[^a-z0-9.]+", "-", text.lower().replace("+", "p").replace("#", "sharp")).strip("-.")
+    return slug[:48] or "x"
+
+
+def words(text: str) -> frozenset[str]:
+    """A vocabulary written as whitespace-separated words (keeps long word lists compact)."""
+    return frozenset(text.split())
