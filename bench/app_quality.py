@@ -16,6 +16,17 @@ the same turn and its quote contains the fragment; the kind must agree for a tru
 wrong kind is both a false positive of its kind and a false negative of the expected one, and is
 listed under `confusions`). Area accuracy is over true positives. Sessions are split into `dev`
 (the ones looked at while writing the extractor's unit tests) and `held_out`.
+
+Career and support (`career_*`, `support_*`): three sets per app, each scored once before any fix
+it prompted: `dev` (written first), `dev2` (written after the first run, then used to fix the
+extractors) and `held_out` (written last, never tuned on). Every fixture line is a session with `expected`
+candidates given by kind and key attributes (and optionally `asserted_by`) and `not_expected` ones
+(negations, hypotheticals, the agent's words, "I'll try that"). A candidate matches an expected
+item when the kind agrees and every listed attribute does: free-text attributes (names, roles,
+products, values) when the expected words are among the candidate's, the rest exactly (support
+actions after `normalise_action`). Each expected item matches at most one candidate; unmatched
+candidates are false positives. Evidence validity: the quote is a substring of the turn it names and
+the role is that turn's.
 """
 
 from __future__ import annotations
@@ -185,9 +196,135 @@ def project_table(report: dict[str, Any]) -> str:
     return markdown_table(["kind", "tp", "fp", "fn", "precision", "recall"], rows)
 
 
+# -- career and support: attribute matching ---------------------------------------------------
+_FREE_TEXT = frozenset({"name", "role", "product", "value", "summary", "industry", "location", "description"})
+
+
+def _same(key: str, want: Any, got: Any, norm: Callable[[str, str], str]) -> bool:
+    if isinstance(want, list):
+        return {norm(key, str(w)) for w in want} <= {norm(key, str(g)) for g in got or []}
+    if isinstance(want, str) and got is not None:
+        if key in _FREE_TEXT:
+            return set(norm(key, want).split()) <= set(norm(key, str(got)).split())
+        return norm(key, want) == norm(key, str(got))
+    return bool(want == got)
+
+
+def _matches(item: dict[str, Any], c: Any, norm: Callable[[str, str], str]) -> bool:
+    return (
+        c.kind == item["kind"]
+        and item.get("asserted_by", c.asserted_by.value) == c.asserted_by.value
+        and all(_same(k, v, c.attributes.get(k), norm) for k, v in item.get("attributes", {}).items())
+    )
+
+
+def attribute_score(rows: Sequence[dict[str, Any]], app: Any, norm: Callable[[str, str], str]) -> dict[str, Any]:
+    """Precision/recall per kind and split of `app`'s heuristic extractor on attribute-labelled sessions."""
+    tallies = {name: _Tally.empty() for name in ["all", *dict.fromkeys(r.get("split", "held_out") for r in rows)]}
+    misses: list[dict[str, Any]] = []
+    false_positives: list[dict[str, Any]] = []
+    unwanted: list[dict[str, Any]] = []
+    quotes = valid = 0
+    for row in rows:
+        session, split = to_session(row), tallies[row.get("split", "held_out")]
+        predicted = app.extract(session)
+        for e in (e for c in predicted for e in c.evidence):
+            turn = session.turns[e.turn_index] if e.turn_index is not None else None
+            quotes += 1
+            valid += turn is not None and e.quote in turn.text and e.role == turn.role and e.session_id == row["id"]
+        used: set[int] = set()
+        for item in row["expected"]:
+            hit = next((i for i, c in enumerate(predicted) if i not in used and _matches(item, c, norm)), None)
+            for tally in (tallies["all"], split):
+                (tally.tp if hit is not None else tally.fn)[item["kind"]] += 1
+            if hit is None:
+                misses.append({"session": row["id"], **item})
+            else:
+                used.add(hit)
+        for i, c in enumerate(predicted):
+            if i in used or any(_matches(o, c, norm) for o in row.get("optional", [])):
+                continue  # an optional item is neither rewarded nor penalised
+            for tally in (tallies["all"], split):
+                tally.fp[c.kind] += 1
+            false_positives.append(
+                {"session": row["id"], "kind": c.kind, "attributes": c.attributes, "quote": c.evidence[0].quote}
+            )
+        unwanted += [
+            {"session": row["id"], **n}
+            for n in row.get("not_expected", [])
+            if any(_matches(n, c, norm) for c in predicted)
+        ]
+    every = tallies["all"]
+    kinds = sorted(set(every.tp) | set(every.fp) | set(every.fn))
+    total_unwanted = sum(len(r.get("not_expected", [])) for r in rows)
+    return {
+        "sessions": len(rows),
+        "expected": sum(len(r["expected"]) for r in rows),
+        "overall": every.totals(),
+        "per_kind": {k: prf(every.tp[k], every.fp[k], every.fn[k]) for k in kinds},
+        "per_split": {name: t.totals() for name, t in tallies.items() if name != "all"},
+        "per_split_kind": {
+            name: {k: prf(t.tp[k], t.fp[k], t.fn[k]) for k in kinds} for name, t in tallies.items() if name != "all"
+        },
+        "not_expected": {
+            "total": total_unwanted,
+            "extracted": len(unwanted),
+            "correctly_skipped": _ratio(total_unwanted - len(unwanted), total_unwanted),
+        },
+        "evidence_valid": _ratio(valid, quotes),
+        "misses": misses,
+        "false_positives": false_positives,
+        "unwanted_extracted": unwanted,
+    }
+
+
+def _casefold(_key: str, value: str) -> str:
+    return " ".join(value.casefold().split())
+
+
+def career_quality(fixtures: Path = FIXTURES / "career") -> dict[str, Any]:
+    from forethought.apps.career import APP
+
+    return {
+        "mode": "heuristic",
+        "fixtures": "bench/fixtures/career",
+        **attribute_score(read_jsonl(fixtures), APP, _casefold),
+    }
+
+
+def support_normalise(key: str, value: str) -> str:
+    from forethought.apps.support import normalise_action
+
+    return normalise_action(value) if key == "action" else _casefold(key, value)
+
+
+def support_quality(fixtures: Path = FIXTURES / "support") -> dict[str, Any]:
+    from forethought.apps.support import APP
+
+    rows = read_jsonl(fixtures)
+    return {"mode": "heuristic", "fixtures": "bench/fixtures/support", **attribute_score(rows, APP, support_normalise)}
+
+
+def attribute_table(report: dict[str, Any]) -> str:
+    """The per-kind table over all sets, then one row per set: only `held_out` was never tuned on."""
+    splits = [
+        [name, *(str(v[k]) for k in ("tp", "fp", "fn", "precision", "recall"))]
+        for name, v in report["per_split"].items()
+    ]
+    return f"{project_table(report)}\n\n{markdown_table(['set', 'tp', 'fp', 'fn', 'precision', 'recall'], splits)}"
+
+
 # -- registry and entry point ------------------------------------------------------------------
-APPS: dict[str, Callable[[], dict[str, Any]]] = {"project": project_quality}
-TABLES: dict[str, Callable[[dict[str, Any]], str]] = {"project": project_table}
+APPS: dict[str, Callable[[], dict[str, Any]]] = {
+    "project": project_quality,
+    "career": career_quality,
+    "support": support_quality,
+}
+TABLES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "project": project_table,
+    "career": attribute_table,
+    "support": attribute_table,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

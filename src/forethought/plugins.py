@@ -31,7 +31,12 @@ _EMBEDDERS: dict[str, Callable[[], Embedder]] = {}
 _APPS: dict[str, App] = {}
 _loaded = False
 # Built-in apps: modules exposing `APP`, registered exactly like a third party's would be.
-BUILTIN_APPS = ("forethought.apps.generic", "forethought.apps.project")
+BUILTIN_APPS = (
+    "forethought.apps.generic",
+    "forethought.apps.project",
+    "forethought.apps.career",
+    "forethought.apps.support",
+)
 
 
 def register_embedder(name: str, factory: Callable[[], Embedder]) -> None:

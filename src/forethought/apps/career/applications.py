@@ -75,11 +75,15 @@ _REJECTION_VERBS = (
     r"other)|(?:is|are)\s+not\s+moving\s+forward|(?:isn't|aren't)\s+moving\s+forward|decided\s+not\s+to\s+move\s+"
     r"forward)"
 )
-_STAGE = r"(?:interview|phone\s+screen|screening|onsite|on-site|final\s+round|coding\s+challenge|assessment|take-home)"
+_STAGE = (
+    r"(?:interview|phone\s+screen|screening|onsite|on-site|final\s+round|coding\s+challenge|assessment|take-home|"
+    r"super\s?day|hirevue|video\s+interview)"
+)
 _RULES: tuple[_Rule, ...] = (
     _r(
         "rejected",
-        rf"(?:^\W*|\b(?:got|get|getting|was|been|were|am|'m)\s+(?:\w+\s+)?)rejected\s+(?:by|from|at)\s+{_EITHER}",
+        rf"(?:^\W*|\b(?:got|get|getting|was|been|were|am|'m)\s+(?:\w+\s+)?)rejected\s+(?:by|from|at)\s+(?:the\s+)?"
+        rf"{_EITHER}(?:\s+{_ROLE}{_NOUN})?",
     ),
     _r("rejected", rf"{_EITHER}\s+(?:just\s+|also\s+|finally\s+|officially\s+)?{_REJECTION_VERBS}"),
     _r("rejected", rf"{_EITHER}\s+(?:\w+\s+)?(?:sent|gave|emailed)\s+me\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?rejection"),
@@ -93,6 +97,11 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _r("rejected", rf"\bno\s+offer\s+from\s+{_COMPANY}"),
     _r(
+        "rejected",
+        rf"{_COMPANY}\s+(?:said|told\s+me|emailed(?:\s+me)?|wrote)\s+(?:that\s+)?(?:they(?:'re|\s+are|\s+were)|it's)\s+"
+        r"(?:not\s+moving\s+forward|going\s+(?:with|in)\s+(?:another|a\s+different|other)|passing)",
+    ),
+    _r(
         "interviewing",
         rf"\b(?:have|had|got|'ve\s+got|scheduled|landed|booked|there's|there\s+is)\s+(?:an?\s+|my\s+|"
         rf"the\s+|another\s+)?(?:[\w-]+\s+){{0,2}}?{_STAGE}\s+(?:\w+\s+){{0,2}}?(?:with|at|for)\s+{_EITHER}",
@@ -104,6 +113,11 @@ _RULES: tuple[_Rule, ...] = (
         rf"for)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,2}}?(?:{_STAGE}|next\s+round)",
     ),
     _r("interviewing", rf"\bmy\s+{_COMPANY}\s+(?:[\w-]+\s+)?{_STAGE}"),
+    _r(
+        "interviewing",
+        rf"{_EITHER}\s+(?:just\s+)?(?:moved|advanced|progressed|passed)\s+me\s+(?:on\s+)?(?:to|through)\s+(?:the\s+)?"
+        r"(?:[\w-]+\s+){0,2}?(?:round|stage|onsite|on-site|interview)",
+    ),
     _r(
         "interviewing",
         rf"\b(?:passed|cleared|made\s+it\s+(?:to|past|through)|advanced\s+to|moved\s+(?:on\s+)?to|got\s+"
@@ -120,6 +134,12 @@ _RULES: tuple[_Rule, ...] = (
         rf"an?\s+(?:[\w-]+\s+)?offer)",
     ),
     _r("offered", rf"\b(?:got|landed)\s+the\s+{_COMPANY}\s+{_ROLE}(?P<noun>internship|job|role|position|offer)"),
+    _r("offered", rf"(?:^\W*|\b(?:an?|the|my)\s+)offer\s+from\s+{_COMPANY}\s+(?:came|arrived|landed|is\s+in|just)"),
+    _r(
+        "offered",
+        rf"\bgot\s+(?:into|accepted\s+(?:in)?to)\s+{_COMPANY}(?:'s|’s)?\s+(?:[\w-]+\s+){{0,3}}?"
+        r"(?:program(?:me)?|internship|scheme|fellowship)",
+    ),
     _r(
         "accepted",
         rf"\b(?:accepted|took|signed)\s+(?:the\s+|an?\s+|their\s+|my\s+)?(?:[\w-]+\s+){{0,2}}?offer\s+"
@@ -160,7 +180,7 @@ _APPLIED_END = re.compile(r"[;]|\s+but\s+|\.(?=\s|$)", re.I)
 def _company(raw: str | None) -> str | None:
     if not raw:
         return None
-    words = re.sub(r"(?:'s|’s)$", "", raw.strip()).split()
+    words = re.split(r"(?:'s|’s)\b", raw.strip())[0].split()
     while words and words[0].lower() in _LEADING:
         words.pop(0)
     while words and (words[-1].lower() in _TRAILING or words[-1].lower() in ("of", "&")):

@@ -40,17 +40,22 @@ _ROLE_STOP = (
     r"like|by|within|instead|rather)\b|[,.;!?]|$)"
 )
 _BECOME = r"(?:become|be|work\s+as|get\s+into\s+being|end\s+up\s+as)\s+(?:an?\s+|the\s+)?"
+_MOVE_INTO = r"(?:move|get|break|transition|switch|pivot)\s+(?:into|to)\s+(?:an?\s+)?"
+_I_WANT = (
+    r"i(?:\s+(?:really\s+|eventually\s+|ultimately\s+|definitely\s+)?(?:want|would\s+like|would\s+love|hope|plan|aim|"
+    r"intend)|'d\s+(?:really\s+)?(?:like|love))\s+to\s+"
+)
 _TARGET = re.compile(
-    r"\b(?:i(?:\s+(?:really\s+|eventually\s+|ultimately\s+|definitely\s+)?(?:want|would\s+like|would\s+love|hope|"
-    rf"plan|aim|intend)|'d\s+(?:really\s+)?(?:like|love))\s+to\s+{_BECOME}|my\s+(?:\w+\s+)?(?:goal|dream|plan|aim|ambition)\s+is\s+"
-    rf"to\s+{_BECOME}|my\s+dream\s+(?:job|role)\s+is\s+(?:to\s+be\s+)?(?:an?\s+)?){_ROLE}{_ROLE_STOP}",
+    rf"\b(?:{_I_WANT}(?:{_BECOME}|{_MOVE_INTO})|my\s+(?:\w+\s+)?(?:goal|dream|plan|aim|ambition)\s+is\s+to\s+"
+    rf"(?:{_BECOME}|{_MOVE_INTO})|my\s+dream\s+(?:job|role)\s+is\s+(?:to\s+be\s+)?(?:an?\s+)?){_ROLE}{_ROLE_STOP}",
     re.I,
 )
 _TARGET_NOUN = re.compile(
     r"\b(?:i(?:'m|\s+am)\s+(?:currently\s+|mostly\s+|mainly\s+|now\s+|really\s+)?(?:looking\s+for|aiming\s+for|"
     r"targeting|interested\s+in|going\s+for|hoping\s+(?:to\s+land|for)|trying\s+to\s+(?:get|land)|applying\s+"
-    r"(?:for|to)|searching\s+for|focusing\s+on|focused\s+on)|i(?:\s+(?:really\s+)?(?:want|need|would\s+like)|'d\s+like)"
-    rf")\s+(?:an?\s+|the\s+|some\s+)?{_ROLE}\s+(?:roles?|positions?|jobs?|internships?|opportunities|openings?)\b",
+    r"(?:for|to)|searching\s+for|focusing\s+on|focused\s+on|after)|i(?:\s+(?:really\s+)?(?:want|need|would\s+like)|"
+    rf"'d\s+like))\s+(?:an?\s+|the\s+|some\s+)?{_ROLE}\s+(?:roles?|positions?|jobs?|internships?|opportunities|"
+    r"openings?)\b",
     re.I,
 )
 _NOT_TARGET = re.compile(
@@ -93,14 +98,16 @@ _TERMS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         (
             "location",
             "place",
-            r"\b(?:stay|live|work|be\s+based|remain|located|be)\s+(?:in|near|around)\s+"
+            r"\b(?:stay|live|work|be\s+based|remain|located|be|ideally|preferably|somewhere|anywhere)\s+(?:in|near|"
+            r"around)\s+"
             r"(?P<place>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))",
         ),
         ("industry", "industry", rf"\b(?P<industry>{_INDUSTRY})\b"),
     )
 )
 _DISLIKE = re.compile(
-    r"\b(?:not\s+a\s+(?:big\s+|huge\s+)?fan|don't\s+(?:really\s+)?(?:like|want|enjoy|love)|do\s+not\s+(?:like|want|enjoy)|"
+    r"\b(?:not\s+a\s+(?:big\s+|huge\s+)?fan|(?:don't|do\s+not)\s+(?:really\s+)?(?:like|want|enjoy|love|suggest|recommend|"
+    r"show|send|offer)|"
     r"dislike|hate|can't\s+stand|avoid|rather\s+not|not\s+interested|no\s+interest|steer\s+clear|never|won't|will\s+not|"
     r"refuse|deal\s*-?\s*breaker|non-starter|not\s+for\s+me|aren't\s+for\s+me|isn't\s+for\s+me|no\s+way|not\s+into|"
     r"tired\s+of|not\s+keen)\b",
@@ -109,7 +116,7 @@ _DISLIKE = re.compile(
 _LIKE = re.compile(
     r"\b(?:prefer\w*|rather|want|would\s+like|'d\s+like|like|love|enjoy|looking\s+for|ideally|interested\s+in|need|"
     r"only|must|great|ideal|fine|open\s+to|sounds?\s+(?:great|good|fun|exciting|nice|perfect)|excited\s+about|keen\s+on|"
-    r"drawn\s+to|appeals?|non-negotiable|important|perfect)\b",
+    r"drawn\s+to|appeals?|non-negotiable|important|perfect|please)\b",
     re.I,
 )
 _STRONG = re.compile(

@@ -27,6 +27,13 @@ _BUILDING = re.compile(
     r"writing|coding|working\s+on)\s+",
     re.I,
 )
+# "a Twitter clone I made with Django": the object comes before the verb.
+_MADE_BY_ME = re.compile(
+    r"\b(?:an?|my|the)\s+(?P<np>(?:(?!(?:an?|the|my|and|with|has|have|is|was|for|of)\b)[\w'-]+\s+){0,3}[\w'-]+?)\s+"
+    r"(?:that\s+)?(?:i|we)\s+(?:(?:have|'ve)\s+)?"
+    r"(?P<verb>built|made|wrote|created|developed|designed|coded)\b",
+    re.I,
+)
 _MY_PROJECT = re.compile(r"\bmy\s+(?:[\w-]+\s+){0,3}?project\s+(?P<verb>is|was)\s+", re.I)
 _NP_END = re.compile(
     r"[,.;!?:(]|\s+-\s+|—|\s+(?:in|with|using|on|for|at|during|that|which|who|to|from|last|this|over|when|because|as|"
@@ -39,6 +46,7 @@ _CALLED = re.compile(
     r"(?=[,.;!?]|\s+(?:in|with|using|that|which|for)\b|$)",
     re.I,
 )
+_PREPOSITION = re.compile(r"(?:with|in|using|for|at|on|to|from)\b", re.I)
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|this|that|some|another|its|his|her|their|one)\s+", re.I)
 
 
@@ -50,41 +58,48 @@ def _name_and_phrase(rest: str) -> tuple[str, str] | None:
     name = _DETERMINER.sub("", phrase).strip()
     if called and (not end or called.start() <= end.start() + 1):
         return called.group("name").strip(), phrase or called.group("name").strip()
+    return (name, phrase) if _is_project(name) else None
+
+
+def _project(name: str, phrase: str, rest: str, verb: str) -> Found:
+    description = rest.strip().rstrip(".!?").strip()
+    technologies = list(dict.fromkeys(m.name for m in find_skills(description)))
+    using = f" ({', '.join(technologies)})" if technologies else ""
+    return Found(
+        kind="project",
+        attributes=Project(name=name, description=description[:300], technologies=technologies),
+        statement=f"The student {verb} {phrase}{using}.",
+        confidence=0.7,
+        tags=(f"project:{tag_value(name)}",),
+    )
+
+
+def _is_project(name: str) -> bool:
     words = [w.strip(".,'\"").lower() for w in re.split(r"[\s/]+", name) if w]
-    if not words or len(words) > 8 or not any(w in PROJECT_NOUNS or w.rstrip("s") in PROJECT_NOUNS for w in words):
-        return None
-    return name, phrase
+    return 0 < len(words) <= 8 and any(w in PROJECT_NOUNS or w.rstrip("s") in PROJECT_NOUNS for w in words)
 
 
 def find_project_facts(sentence: str) -> list[Found]:
     """Projects the student built or is building, stated in one sentence."""
     found: list[Found] = []
+    for hit in _MADE_BY_ME.finditer(sentence):
+        if HEDGE.search(clause_prefix(sentence, hit.start())) or not _is_project(hit.group("np")):
+            continue
+        phrase = sentence[hit.start() : hit.end("np")]
+        tail = re.split(r"\s+and\s+(?:an?|the|my)\b|[,;]", sentence[hit.end("verb") :])[0]
+        found.append(_project(hit.group("np"), phrase, f"{phrase}{tail}", "built"))
     for pattern in (_BUILT, _BUILDING, _MY_PROJECT):
         for hit in pattern.finditer(sentence):
             prefix = clause_prefix(sentence, hit.start())
             if HEDGE.search(prefix) or NEGATION.search(prefix) or is_question_clause(sentence, hit.start()):
                 continue
-            if re.search(r"\bnever\b", hit.group(0), re.I):
-                continue
             rest = sentence[hit.end() :]
-            named = _name_and_phrase(rest)
-            if named is None:
+            # "I made with Django ...": the object came before the verb (see _MADE_BY_ME).
+            if re.search(r"\bnever\b", hit.group(0), re.I) or _PREPOSITION.match(rest):
                 continue
-            name, phrase = named
-            description = rest.strip().rstrip(".!?").strip()
-            technologies = list(dict.fromkeys(m.name for m in find_skills(description)))
-            ongoing = hit.group("verb").lower() not in ("is", "was") and hit.group("verb").lower().endswith(
-                ("ing", "on")
-            )
-            verb = "is building" if ongoing else "built"
-            using = f" ({', '.join(technologies)})" if technologies else ""
-            found.append(
-                Found(
-                    kind="project",
-                    attributes=Project(name=name, description=description[:300], technologies=technologies),
-                    statement=f"The student {verb} {phrase}{using}.",
-                    confidence=0.7,
-                    tags=(f"project:{tag_value(name)}",),
-                )
-            )
+            if (named := _name_and_phrase(rest)) is None:
+                continue
+            verb = hit.group("verb").lower()
+            ongoing = verb not in ("is", "was") and verb.endswith(("ing", " on"))
+            found.append(_project(named[0], named[1], rest, "is building" if ongoing else "built"))
     return found

@@ -8,7 +8,8 @@ Levels. A trigger fixes the level when it says one (learning, new to, a course �
 comfortable, good at → intermediate; proficient, strong → advanced; expert → expert). Otherwise a
 duration in the same sentence decides: under a year → beginner, one to two years → intermediate,
 three or more → advanced (never expert: expertise is a claim only the student makes). "Pretty well"
-after the skill reads as intermediate, "very well" as advanced; else the level is unknown.
+after the skill reads as intermediate, "very well" as advanced, "a little" as beginner; else the
+level is unknown.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ _TRIGGERS: tuple[_Trigger, ...] = (
         r"\s+(?:with|in|of|using)\b",
     ),
     _t("absent", r"\bi\s+(?:can't|cannot|can\s+not)\s+(?:code|program|write\s+code)\s+in\b"),
+    _t("absent", r"\bi\s+know\s+(?:nothing|absolutely\s+nothing)\s+(?:about|of)\b"),
+    _t(
+        "beginner",
+        r"\bi(?:'ve|\s+have)?\s+(?:only\s+|just\s+)?(?:dabbled|dabble|tinkered|played\s+around|messed\s+around)"
+        r"\s+(?:in|with)\b",
+    ),
     _t(
         "beginner",
         _I_AM + r"(?:currently\s+|still\s+|now\s+|also\s+|slowly\s+)?(?:learning|studying|picking\s+up|getting\s+into|"
@@ -129,7 +136,8 @@ _TRIGGERS: tuple[_Trigger, ...] = (
     ),
     _t(
         "duration",
-        r"\bi(?:'ve|\s+have)?\s+(?:also\s+|mostly\s+|mainly\s+|regularly\s+|often\s+|usually\s+|already\s+)?(?:know|"
+        r"\bi(?:'ve|\s+have)?\s+(?:also\s+|mostly\s+|mainly\s+|regularly\s+|often\s+|usually\s+|already\s+|only\s+|"
+        r"just\s+|actually\s+|really\s+)?(?:know|"
         r"use|used|code\s+in|program\s+in|write|written|work\s+with|worked\s+with|can\s+code\s+in|can\s+program\s+in)\b",
     ),
     _t(
@@ -142,6 +150,7 @@ _TRIGGERS: tuple[_Trigger, ...] = (
 _BUT_NOT = re.compile(r",?\s+(?:but|and)\s+not\s+(?:really\s+)?", re.I)
 _NO = re.compile(r"\b(?:no|zero)\s+", re.I)
 _ABOUT_EXPERIENCE = re.compile(r"\b(?:experience|background|knowledge|skills?)\b", re.I)
+_LITTLE_BEFORE = re.compile(r"\ba\s+(?:little|bit)(?:\s+of)?\s*$", re.I)
 _FLIP = re.compile(r"\b(?:not|no)\s+(?:really\s+|even\s+)?$", re.I)
 _REGION_END = re.compile(
     r"[;!?:]|\.(?=\s|$)|—|–|\s-\s|\((?!\w+\))"
@@ -150,23 +159,18 @@ _REGION_END = re.compile(
     r"than)\b|\s+and\s+(?=(?:i|i'm|i've|my|also)\b)|\s+(?:pretty|quite|really|very|fairly)\s+well\b",
     re.I,
 )
-_WELL = re.compile(r"\b(?P<how>pretty|quite|fairly|reasonably|really|very|extremely)\s+well\b", re.I)
+_WELL = re.compile(
+    r"\b(?P<how>pretty|quite|fairly|reasonably|really|very|extremely)\s+well\b|\b(?P<little>a\s+(?:little|bit))"
+    r"(?=\s*(?:[,.;!?]|$|\s+(?:but|and|so|though|now|too)\b))",
+    re.I,
+)
 _YEARS = re.compile(
     r"\b(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple(?:\s+of)?|a\s+few|several|"
     r"an?|half\s+a)\+?\s+(?P<unit>years?|yrs?|months?|weeks?)\b",
     re.I,
 )
-_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
+_DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_NUMBERS = {word: float(n) for n, word in enumerate(_DIGITS)} | {
     "a couple": 2,
     "a couple of": 2,
     "a few": 3,
@@ -175,21 +179,11 @@ _NUMBERS = {
     "an": 1,
     "half a": 0.5,
 }
-_ADJECTIVE_LEVEL = {
-    "a little": "beginner",
-    "little": "beginner",
-    "basic": "beginner",
-    "some": "intermediate",
-    "good": "intermediate",
-    "decent": "intermediate",
-    "a lot of": "advanced",
-    "lots of": "advanced",
-    "solid": "advanced",
-    "strong": "advanced",
-    "extensive": "advanced",
-    "professional": "advanced",
-    "hands-on": "intermediate",
-}
+_ADJECTIVE_LEVEL = (
+    {word: "beginner" for word in ("a little", "little", "basic")}
+    | {word: "intermediate" for word in ("some", "good", "decent", "hands-on")}
+    | {word: "advanced" for word in ("a lot of", "lots of", "solid", "strong", "extensive", "professional")}
+)
 
 
 def years_level(sentence: str) -> str | None:
@@ -216,8 +210,10 @@ def _level(trigger: _Trigger, hit: re.Match[str], sentence: str, region_end: int
         return trigger.effect
     if by_years := years_level(sentence):
         return by_years
-    well = _WELL.match(sentence[region_end:].lstrip())
+    well = _WELL.search(sentence[hit.end() : region_end + 30])
     if well is not None:
+        if well.group("little"):
+            return "beginner"
         return "advanced" if well.group("how").lower() in ("really", "very", "extremely") else "intermediate"
     return "unknown"
 
@@ -265,7 +261,8 @@ def find_skill_facts(sentence: str) -> list[Found]:
             region, last = sentence[hit.end() : end], 0
             for mention in find_skills(region):
                 has = trigger.has and not _FLIP.search(region[last : mention.start])
-                found.setdefault(mention.name, _fact(mention.name, has, level))
+                little = trigger.effect == "duration" and _LITTLE_BEFORE.search(region[last : mention.start])
+                found.setdefault(mention.name, _fact(mention.name, has, "beginner" if little else level))
                 where.setdefault(mention.name, hit.end() + mention.start)
                 last = mention.end
             if trigger.has:

@@ -45,6 +45,7 @@ class Found:
 # A sentence ends at . ! ? followed by space or the end (so "Node.js" and "3.5" stay whole), or a newline.
 _SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n)|$)")
 # Where a clause starts: after a comma/semicolon/colon/dash, or before a contrasting conjunction.
+_WINDOW = 300
 _CLAUSE_START = re.compile(
     r"[,;:—–]|\s-\s|\b(?:but|although|though|whereas|however|so|because|since|and\s+(?=i\b|i'm|i've|my\b))\b", re.I
 )
@@ -76,7 +77,7 @@ def sentences(text: str) -> list[Sentence]:
 
 def clause_prefix(sentence: str, at: int) -> str:
     """The words of `sentence` before position `at`, back to the start of their clause."""
-    before = sentence[:at]
+    before = sentence[max(0, at - _WINDOW) : at]  # a clause is never longer than this; keeps long input linear
     starts = [m.end() for m in _CLAUSE_START.finditer(before)]
     return before[starts[-1] if starts else 0 :]
 

@@ -74,7 +74,7 @@ ACTIONS: tuple[Action, ...] = (
        r"\bfactory[- ]reset\w*",
        r"\breset\w*\s+(?:it\s+|them\s+|the\s+\w+\s+)?to\s+factory(?:\s+(?:settings|defaults))?",
        r"\bhard[- ]reset\w*", r"\bmaster\s+reset\b", rf"\bwip\w*\s+{_D}(?:device|phone|tablet)\b",
-       rf"\breset\w*\s+{_D}(?:[\w-]+\s+)?{_DEVICE}\b"),
+       rf"\breset\w*\s+{_D}(?:[\w-]+\s+)?{_DEVICE}\b", r"\breset(?:ting|s)?\s+(?:it|them)\b"),
     _a("restart device", "restarting the device", "device", "restart reboot cycle turn",
        rf"\b(?:re-?start|reboot|power[- ]cycl|hard[- ]restart)\w*\s+{_D}(?:[\w-]+\s+){{0,2}}?(?:{_DEVICE}|it|them|"
        r"everything|both)\b",
@@ -84,10 +84,11 @@ ACTIONS: tuple[Action, ...] = (
     _a("reinstall the app", "reinstalling the app", "app", "reinstall",
        r"\b(?:uninstall\w*\s+and\s+)?re-?install\w*\b", r"\bdelet\w*\s+(?:the\s+)?app\s+and\s+(?:re-?)?download\w*"),
     _a("clear cache", "clearing the cache", "app", "clear delete empty",
-       rf"\b(?:clear|delet|empt|wip)\w*\s+(?:out\s+)?{_D}(?:[\w-]+\s+){{0,2}}?(?:cache|caches|cookies|browsing\s+data|"
+       rf"\b(?:clear|delet|empt|wip)\w*\s+(?:out\s+)?{_D}(?:[\w'’-]+\s+){{0,2}}?(?:cache|caches|cookies|browsing\s+data|"
        r"app\s+data|storage)\b", r"\bcache\s+clear\w*"),
     _a("log out and back in", "logging out and back in", "account", "log sign",
-       r"\b(?:log|sign)(?:ged|ging|s)?\s+(?:out|off)\b", r"\b(?:log|sign)(?:ged|ging|s)?\s+back\s+in\b"),
+       r"\b(?:log|sign)(?:ged|ging|s)?\s+(?:out|off)\b", r"\b(?:log|sign)(?:ged|ging|s)?\s+back\s+in\b",
+       r"\bremov\w*\s+(?:the\s+|your\s+)?account\b[^.!?]{0,40}?\badd\w*\s+it\s+(?:back|again)\b"),
     _a("disable vpn", "turning off the VPN", "network", "disable turn disconnect",
        rf"\b(?:turn|switch|shut)\w*\s+off\s+{_D}vpn\b", rf"\b(?:disabl|disconnect|deactivat|paus|clos)\w*\s+{_D}vpn\b",
        rf"\bturn\w*\s+{_D}vpn\s+off\b", r"\bvpn\s+off\b", r"\bwithout\s+(?:the\s+)?vpn\b"),
@@ -98,7 +99,7 @@ ACTIONS: tuple[Action, ...] = (
        r"\b(?:a\s+different|another|other)\s+browser\b", r"\bswitch\w*\s+(?:to\s+)?(?:chrome|firefox|safari|edge)\b"),
     _a("change wifi channel", "changing the Wi-Fi channel", "network", "change switch",
        r"\bchang\w*\s+(?:the\s+)?(?:wi-?fi\s+|wireless\s+|router(?:'s)?\s+)?channels?\b",
-       r"\bdifferent\s+(?:wi-?fi\s+)?channel\b", r"\bswitch\w*\s+to\s+(?:the\s+)?5\s?ghz\b"),
+       r"\bdifferent\s+(?:wi-?fi\s+)?channel\b", r"\b5\s?ghz\b"),
     _a("reposition router", "moving the router", "network", "move",
        r"\bmov\w*\s+(?:the\s+|your\s+|my\s+|it\s+)?(?:router\s+|modem\s+)?(?:closer|nearer)\b",
        rf"\bmov\w*\s+{_D}(?:router|modem)\b", r"\breposition\w*"),
@@ -111,11 +112,17 @@ ACTIONS: tuple[Action, ...] = (
        rf"\b(?:replac|swap|chang)\w*\s+(?:out\s+)?{_D}(?:[\w-]+\s+)?batter(?:y|ies)\b",
        r"\b(?:new|fresh)\s+batter(?:y|ies)\b"),
     _a("check cables", "trying another cable or charger", "power", "check swap reseat try",
-       r"\b(?:a\s+different|another|other|a\s+new)\s+(?:[\w-]+\s+)?(?:cable|cord|charger|adapter|outlet)\b",
+       r"\b(?:a\s+different|another|other|a\s+new|the\s+original|a\s+certified|an?\s+official|a\s+genuine)\s+"
+       r"(?:[\w-]+\s+)?(?:cable|cord|charger|adapter|outlet)\b",
        rf"\b(?:check|reseat|unplug|re-?plug|secur|tighten)\w*\s+(?:and\s+re-?plug\w*\s+)?{_D}(?:[\w-]+\s+)?"
        r"(?:cables?|cords?|connections?|plugs?)\b"),
+    _a("use a wired connection", "using a wired connection", "network", "plug use connect switch",
+       r"\b(?:wired|ethernet)\s+(?:ethernet\s+)?(?:connection|cable)\b",
+       r"\bplug\w*\s+in\s+(?:an?\s+|the\s+)?ethernet\b",
+       r"\b(?:use|try|switch\w*\s+to)\s+(?:an?\s+)?ethernet\b"),
     _a("clean device", "cleaning the device", "power", "clean",
-       r"\bclean(?:ed|ing|s)?\s+(?:out\s+)?(?:the|your|my|it|them|its|both)\b"),
+       r"\bclean(?:ed|ing|s)?\s+(?:out\s+)?(?:the|your|my|it|them|its|both)\b",
+       r"\b(?:run\w*\s+(?:the\s+|a\s+)?)?(?:print\s?head|head|nozzle)\s+clean\w*(?:\s+(?:cycle|utility))?"),
     _a("change audio output", "choosing the right audio output", "device", "select change switch set",
        r"\b(?:select|chang|switch|set)\w*\s+(?:[\w-]+\s+){0,5}?(?:audio\s+|sound\s+|playback\s+)?output(?:\s+device)?\b",
        r"\bdefault\s+(?:audio\s+|sound\s+|playback\s+)device\b"),
@@ -134,8 +141,8 @@ _BY_NAME = {action.name: action for action in ACTIONS}
 # What to try next after a failure, per area; the last resort is a person.
 _LADDERS = {
     "bluetooth": ("restart bluetooth", "re-pair device", "update firmware", "reset network settings", "factory reset"),
-    "network": ("restart router", "forget wifi network", "reposition router", "change wifi channel", "update drivers",
-                "reset network settings"),
+    "network": ("restart router", "forget wifi network", "reposition router", "change wifi channel",
+                "use a wired connection", "update drivers", "reset network settings"),
     "app": ("clear cache", "update the app", "log out and back in", "reinstall the app", "update software"),
     "browser": ("clear cache", "disable extensions", "try another browser"),
     "power": ("check cables", "clean device", "replace battery"),

@@ -39,6 +39,8 @@ _CLAIM = re.compile(
     re.I,
 )
 _REGRESSION_HEDGE = re.compile(r"\b(?:if|in\s+case|whenever|hasn't|haven't|has\s+not|no\s+longer|won't|never)\b", re.I)
+_NETWORK = r"router|modem|wi-?fi|internet"
+_IRREGULAR = {"run": "ran", "do": "did", "take": "took", "swap": "swapped", "reset": "reset"}
 _ALL = re.compile(r"\b(?:both|all\s+of\s+(?:them|those|that)|all\s+(?:those|three|the\s+steps)|everything)\b", re.I)
 # "Have you tried X?" proposes X; it does not narrate an attempt.
 _ASKED = re.compile(r"\b(?:have|did)\s+you\s+(?:already\s+)?tr(?:ied|y)\b", re.I)
@@ -51,6 +53,7 @@ class _State:
     problem: str | None = None
     product: str | None = None
     suggested: list[str] = field(default_factory=list)  # the agent's latest suggestions
+    verbs: dict[str, set[str]] = field(default_factory=dict)  # the verbs the agent used for them
     user_resolved: bool = False
 
     def add(
@@ -86,14 +89,11 @@ class _State:
 
 
 def _name(state: _State, mention: ActionMention, sentence: str) -> str:
-    """The mention's canonical action; a pronoun restart on a router problem is a router restart."""
+    """The mention's canonical action; "restart it" / "reset it" on a router problem restarts the router."""
     name = mention.action.name
     said = sentence[mention.start : mention.end].lower()
-    if (
-        name == "restart device"
-        and re.search(r"\b(?:it|them)$", said)
-        and re.search(r"router|modem|wi-?fi|internet", state.problem or "")
-    ):
+    pronoun = re.search(r"\b(?:it|them)$", said)
+    if name in ("restart device", "factory reset") and pronoun and re.search(_NETWORK, state.problem or ""):
         return "restart router"
     return name
 
@@ -107,6 +107,8 @@ def _agent_turn(state: _State, turn: Turn) -> None:
                 continue
             name = _name(state, mention, sentence)
             suggested.append(name)
+            verb = re.sub(r"(?:ing|ed|s)$", "", sentence[mention.start : mention.end].split()[0].lower())
+            state.verbs.setdefault(name, set()).update({verb, *(s for s in _stems(name))})
             who = "The knowledge base" if by == "kb" else "The agent"
             state.add(
                 turn,
@@ -136,9 +138,15 @@ def _referred(state: _State, sentence: str) -> list[str]:
     if not state.suggested:
         return []
     back = t.REFER_BACK.search(sentence)
+    if back is None and (noun := t.REFER_NOUN.search(sentence)):
+        said = noun.group("noun").lower().rstrip("s")
+        named = [n for n in state.suggested if said in n.split() or said in state.verbs.get(n, ())]
+        if named and not t.NEGATION.search(t.clause_prefix(sentence, noun.start())):
+            return named
     if back is None:
-        stems = "|".join(re.escape(s) for name in state.suggested for s in _stems(name))
-        back = re.search(rf"\b(?:{stems})\w*ed\s+(?:it|that|them|those|this|both)\b", sentence, re.I) if stems else None
+        forms = {f for n in state.suggested for v in state.verbs.get(n, ()) for f in (rf"{v}\w*ed", _IRREGULAR.get(v))}
+        alternatives = "|".join(sorted(f for f in forms if f))
+        back = re.search(rf"\b(?:{alternatives})\s+(?:it|that|them|those|this|both)\b", sentence, re.I)
     if (
         back is None
         or t.HEDGE.search(t.clause_prefix(sentence, back.start()))
@@ -162,19 +170,24 @@ def _user_turn(state: _State, turn: Turn) -> None:
     tried: list[str] = []
     regression: tuple[str, dict[str, object]] | None = None
     for sentence in t.sentences(turn.text):
-        mentions = [m for m in find_actions(sentence) if not t.SYMPTOM_USE.search(sentence[: m.start])]
+        mentions = [
+            m for m in find_actions(sentence) if not t.SYMPTOM_USE.search(sentence[max(0, m.start - 40) : m.start])
+        ]
         names = {id(m): _name(state, m, sentence) for m in mentions}
-        outside = "".join(" " if any(m.start <= i < m.end for m in mentions) else c for i, c in enumerate(sentence))
+        outside = sentence
+        for m in mentions:  # blank the steps out: "pair it again" is not a recurrence
+            outside = outside[: m.start] + " " * (m.end - m.start) + outside[m.end :]
         symptoms = t.symptoms(outside)
         recurred = symptoms or re.search(r"\b(?:problem|issue)\b", outside, re.I)
         if t.RECURRED.search(outside) and recurred and not _REGRESSION_HEDGE.search(sentence):
             action = next((names[id(m)] for m in mentions), None)
             regression = (sentence, _regression(state, turn, sentence, symptoms, action))
             continue
-        if state.problem is None and symptoms:
-            _problem(state, turn, sentence, symptoms)
-        attempts = [names[id(m)] for m in mentions if t.attempted(sentence, m.start, m.end)]
-        if any(_ALL.search(sentence[m.start : m.end]) for m in mentions if t.attempted(sentence, m.start, m.end)):
+        if state.problem is None and (symptoms or (t.complaint(outside) and (t.product(sentence) or not tried))):
+            _problem(state, turn, sentence, symptoms or ["other"])
+        done = [m for m in mentions if t.attempted(sentence, m.start, m.end)]
+        attempts = [names[id(m)] for m in done]
+        if any(_ALL.search(sentence[m.start : m.end]) for m in done):
             attempts = [*attempts, *_pick(state, "both")]
         attempts = list(dict.fromkeys([*attempts, *_referred(state, sentence)]))
         for name in attempts:

@@ -6,6 +6,7 @@ Every span is a slice of the text it came from, so evidence quotes stay verbatim
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = [
     "AGENT_HOLD",
@@ -16,11 +17,13 @@ __all__ = [
     "PARTIAL",
     "RECURRED",
     "REFER_BACK",
+    "REFER_NOUN",
     "STILL",
     "SUCCEEDED",
     "SYMPTOM_USE",
     "attempted",
     "clause_prefix",
+    "complaint",
     "outcome",
     "phrase_prefix",
     "product",
@@ -31,6 +34,7 @@ __all__ = [
 ]
 
 _SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n)|$)")
+_WINDOW = 300
 _CLAUSE_START = re.compile(r"[,;:—–]|\s-\s|\b(?:but|although|though|however|so|because|since|or)\b", re.I)
 
 
@@ -56,7 +60,13 @@ _SYMPTOMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("battery drain", r"\bbattery\s+(?:\w+\s+)?(?:drains?|draining|dies|dying)\b|\bdrains?\s+(?:the\s+)?battery\b"),
         ("slow", r"\b(?:really\s+|very\s+|super\s+)?slow\b|\bsluggish\b|\bbuffer\w*"),
         ("overheating", r"\boverheat\w*|\bgets?\s+(?:really\s+|very\s+)?hot\b"),
-        ("no internet", r"\bno\s+internet\b|\bcan't\s+get\s+online\b|\boffline\b"),
+        ("no internet", r"\bno\s+internet\b|\bcan't\s+get\s+online\b|\b(?:is|went|goes|shows?|says?)\s+(?:it's\s+)?"
+         r"offline\b"),
+        ("flickers", r"\bflicker\w*"),
+        ("erratic", r"\bjump(?:s|ing|y)\s+around\b|\berratic\w*|\bghost\s+(?:touch|typing)\w*"),
+        ("print quality", r"\bblank\s+pages?\b|\bstreak\w*|\bsmudg\w*"),
+        ("logs out", r"\blogs?\s+me\s+out\b|\bkeeps?\s+logging\s+me\s+out\b|\bgetting\s+logged\s+out\b"),
+        ("won't play", r"\b(?:won't|doesn't|can't|not)\s+play\w*|\bskip(?:s|ping)\s+(?:songs|tracks)\b"),
         ("login fails", r"\b(?:can't|cannot|unable\s+to)\s+(?:log|sign)\s*in\b|\blocked\s+out\b|\bkeeps?\s+asking\s+"
          r"for\s+(?:my\s+)?password\b|\bpassword\s+is\s+wrong\b"),
         ("won't sync", r"\b(?:won't|doesn't|not|isn't|stopped|fails?\s+to)\s+sync\w*"),
@@ -72,6 +82,7 @@ _SYMPTOMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )  # fmt: skip
 _DEVICES = (
+    r"bulb|light|lights|plug|lock|hub|kindle|e-reader|ps5|ps4|drone|fridge|washer|dryer|vacuum|soundbar|tv\s+remote|"
     r"headphones|earbuds|airpods|headset|speaker|soundbar|laptop|notebook|computer|pc|desktop|macbook|chromebook|"
     r"phone|iphone|smartphone|tablet|ipad|router|modem|printer|tv|television|remote|watch|smartwatch|keyboard|mouse|"
     r"monitor|camera|webcam|console|xbox|playstation|controller|thermostat|doorbell"
@@ -82,8 +93,15 @@ _PRODUCT = _c(
     r"(?P<modifier>\s+(?:cache|settings|app|history|data|extensions?|update|firmware|drivers?|battery|cable|charger|"
     r"port|password|cookies))?"
 )
+_COMPLAINT = _c(
+    r"\b(?:won't|can't|cannot|doesn't|does\s+not|isn't|is\s+not|aren't|are\s+not|don't|stopped|no\s+longer|fails?\s+to|"
+    r"refuses\s+to|keeps?\s+\w+ing|stuck)\b"
+)
+_BARE_DEVICE = _c(rf"\b(?P<phrase>(?:{_DEVICES}|{_SERVICES}))\b")
 _CONNECTIVITY = _c(r"\b(?:wifi|wi-fi|internet|connection)$")
-_BRAND = re.compile(r"\b(?:Outlook|Zoom|Netflix|Spotify|Teams|Slack|Chrome|Gmail|Safari|Firefox|WhatsApp|AirPods)\b")
+_BRAND = re.compile(
+    r"\b(?:Outlook|Zoom|Netflix|Spotify|Teams|Slack|Chrome|Gmail|Safari|Firefox|WhatsApp|AirPods|Kindle)\b"
+)
 
 HEDGE = _c(
     r"\b(?:will|going\s+to|gonna|should|could|can|might|may|want\s+to|need\s+to|have\s+to|plan(?:ning)?\s+to|if|"
@@ -114,18 +132,25 @@ SUCCEEDED = _c(
     r"\ball\s+good\s+now\b|\bback\s+to\s+normal\b|\b(?:been|is|it's)\s+(?:stable|fine|perfect)\b|"
     r"\bno\s+more\s+(?:drops|disconnects|disconnections|crashes|freezing|lag|problems|issues)\b|"
     r"\b(?:another|the\s+new|a\s+different)\s+[\w-]+\s+works\b|\bworks\s+(?:fine|perfectly|great)\b|"
-    r"\b(?:it's|its|is)\s+(?:fixed|resolved|solved)\b"
+    r"\b(?:it's|its|is)\s+(?:fixed|resolved|solved)\b|\b(?:working|works)\s+again\b|\b(?:seems?|looks?|is|it's|all)\s+"
+    r"(?:to\s+be\s+)?(?:fine|good|ok|okay)\s+now\b|\b(?:is|are|it's)\s+gone\b|\b(?:it|and)\s+works\W*$|"
+    r"\bnormally\s+now\b"
 )
 HISTORY = _c(
     r"\b(?:last\s+(?:week|month|year|time)|(?:back\s+)?in\s+(?-i:[A-Z][a-z]+|\d{4})|ago|before|previously|earlier|"
-    r"used\s+to)\b"
+    r"used\s+to|had\s+(?:fixed|solved|resolved|worked|helped))\b"
 )
 RECURRED = _c(
     r"\bagain\b|\bcame\s+back\b|\bcoming\s+back\b|\b(?:is|are|it's|they're)\s+back\b|\breturned\b|\bre-?appeared\b|"
     r"\brecurr\w*"
 )
 # "Tried that", "did that", "done it": an attempt of the step the agent just suggested.
-REFER_BACK = _c(r"\b(?:tried|did|done)\s+(?:that|it|this|those|both|them|all\s+(?:of\s+)?(?:that|them|those))\b")
+REFER_BACK = _c(
+    r"\b(?:tried|did|done)\s+(?:that|it|this|those|both|them|all\s+(?:of\s+)?(?:that|them|those))\b|"
+    r"^\W*(?:(?:ok(?:ay)?|yes|yep|yeah|sure)\W+)?(?:done|did\s+so)\b(?!\s+\w)"
+)
+# "did the reset", "tried the update": a noun naming the suggested step.
+REFER_NOUN = _c(r"\b(?:did|done|tried|ran|finished)\s+(?:the|a|that)\s+(?P<noun>[\w-]+)")
 # What an agent says when narrating, forbidding or conditioning a step rather than suggesting it.
 AGENT_HOLD = _c(
     r"\b(?:if|since|because|already|you've|you\s+have|you\s+had|you\s+tried|you\s+did|you\s+said|you\s+mentioned|"
@@ -137,6 +162,8 @@ SYMPTOM_USE = _c(r"\b(?:keeps?|kept|started|starts|getting|got|been|being|random
 _PAST_IRREGULAR = frozenset(["reset", "did", "ran", "forgot", "took", "put", "set", "shut", "rebuilt"])
 _QUESTION = _c(r"^\W*(?:should|can|could|would|do|does|is|are|will|shall|may|how|what|which|why)\b[^.!]*\?\s*$")
 _ATTEMPT_CUE = _c(r"\b(?:tried|did|done|already|after)\b")
+# "not sure it worked", "no evidence that it worked": a success phrase that is not a report of one.
+_DOUBT = _c(r"\b(?:not|never|whether|unless|doubt\w*|no\s+(?:evidence|proof|idea|sign)|don't\s+know)\b")
 _SENTENCE_HEDGE = _c(r"\b(?:hopefully|if|fingers\s+crossed|we'll\s+see|let\s+you\s+know|should)\b")
 
 
@@ -148,20 +175,25 @@ def sentences(text: str) -> list[str]:
 def phrase_prefix(sentence: str, at: int) -> str:
     """The words of `sentence` before `at`, back to the last punctuation: "Since X didn't help, try
     Y" keeps "Since" in X's prefix (where `clause_prefix` would start after it)."""
-    before = sentence[:at]
+    before = sentence[max(0, at - _WINDOW) : at]
     starts = [m.end() for m in re.finditer(r"[,;:—–]|\s-\s", before)]
     return before[starts[-1] if starts else 0 :]
 
 
 def clause_prefix(sentence: str, at: int) -> str:
     """The words of `sentence` before position `at`, back to the start of their clause."""
-    before = sentence[:at]
+    before = sentence[max(0, at - _WINDOW) : at]  # a clause is never longer than this; keeps long input linear
     starts = [m.end() for m in _CLAUSE_START.finditer(before)]
     return before[starts[-1] if starts else 0 :]
 
 
 def symptoms(sentence: str) -> list[str]:
     return [name for name, pattern in _SYMPTOMS if pattern.search(sentence)]
+
+
+def complaint(sentence: str) -> bool:
+    """A negated or stuck verb ("won't wake", "aren't arriving", "sync stopped"): a problem of some kind."""
+    return bool(_COMPLAINT.search(sentence))
 
 
 def product(sentence: str) -> str | None:
@@ -175,8 +207,10 @@ def product(sentence: str) -> str | None:
     ]
     if owned or phrases:
         return (owned or phrases)[0]
-    brand = _BRAND.search(sentence)
-    return brand.group(0) if brand else None
+    if brand := _BRAND.search(sentence):
+        return brand.group(0)
+    bare = _BARE_DEVICE.search(sentence)
+    return bare.group(0) if bare else None
 
 
 def tag_value(text: str) -> str:
@@ -186,10 +220,17 @@ def tag_value(text: str) -> str:
 
 def stated(sentence: str, start: int) -> bool:
     """Whether the step named at `start` is told as real, not planned, asked about, or denied."""
-    if _QUESTION.search(sentence):
+    if _is_question(sentence):
         return False
     prefix = clause_prefix(sentence, start)
-    return not (HEDGE.search(prefix) or NEGATION.search(prefix) or SYMPTOM_USE.search(sentence[:start]))
+    return not (
+        HEDGE.search(prefix) or NEGATION.search(prefix) or SYMPTOM_USE.search(sentence[max(0, start - 40) : start])
+    )
+
+
+@lru_cache(maxsize=256)
+def _is_question(sentence: str) -> bool:
+    return bool(_QUESTION.search(sentence))
 
 
 def attempted(sentence: str, start: int, end: int) -> bool:
@@ -212,6 +253,6 @@ def outcome(sentence: str) -> tuple[str | None, bool]:
         return "partial", True
     if FAILED.search(sentence):
         return "failed", True
-    if SUCCEEDED.search(sentence):
+    if (success := SUCCEEDED.search(sentence)) and not _DOUBT.search(sentence[: success.start()]):
         return "succeeded", True
     return ("failed", False) if STILL.search(sentence) else (None, False)
