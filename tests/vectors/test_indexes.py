@@ -350,3 +350,13 @@ def test_hnsw_compact_drops_removed_vectors_from_storage() -> None:
     assert sorted(index.keys().tolist()) == [*range(1, 200, 2), 1_000]
     for key in range(1, 200, 2):
         assert index.search(vectors[key], 1)[0].key == key
+
+
+def test_hnsw_every_vector_is_reachable() -> None:
+    # usearch's multi-threaded insert left some nodes unreachable; HnswIndex inserts on one thread.
+    index = HnswIndex(DIM)
+    vectors = unit_rows(1_500, seed=16)
+    for start in range(0, 1_500, 500):
+        index.add(np.arange(start, start + 500, dtype=np.int64), vectors[start : start + 500])
+    missed = [key for key in range(1_500) if index.search(vectors[key], 1)[0].key != key]
+    assert missed == []
