@@ -17,7 +17,7 @@ def _assert_gone(memory: Forethought, space: str, record_id: str, db: Path) -> N
     # by keyword (through recall and straight at the index)
     assert all(CANARY not in h.record.statement for h in memory.recall(space, CANARY, statuses=everything).hits)
     sid = memory.space(space).id
-    assert memory.store.keyword_search(sid, analyze(CANARY).fts_query, RecordFilter(statuses=()), 50) == []
+    assert memory.store.keyword_search(sid, analyze(CANARY).keywords, RecordFilter(statuses=()), 50) == []
     # by vector: the exact embedding of the erased text finds nothing of it
     vector = memory.embedder.embed_one(CANARY) if memory.embedder else None
     assert vector is not None

@@ -29,12 +29,10 @@ def test_stopwords_and_single_letters_are_not_keywords_but_numbers_are() -> None
     assert q.keywords == ("say", "3", "incidents", "week")
 
 
-def test_fts_query_quotes_every_token_so_nothing_reads_as_syntax() -> None:
+def test_query_syntax_characters_do_not_survive_into_keywords() -> None:
     q = analyze('NEAR(a b) OR "x" AND col:value*')
-    assert q.fts_query
-    for part in q.fts_query.split(" OR "):
-        assert part.startswith('"') and part.endswith('"')
-    assert analyze("the of and").fts_query == ""
+    assert all(k.isalnum() for k in q.keywords)
+    assert analyze("the of and").keywords == ()
 
 
 @pytest.mark.parametrize(

@@ -150,7 +150,7 @@ def test_keyword_vector_and_term_search_respect_space_and_filter(store: Store) -
     insert(store, foreign)
     flt = RecordFilter()
     q = analyze("PrismaClient")
-    assert [x.record_id for x in store.keyword_search(a, q.fts_query, flt, 10)] == [hit.id]
+    assert [x.record_id for x in store.keyword_search(a, q.keywords, flt, 10)] == [hit.id]
     assert [x.record_id for x in store.term_search(a, q.terms, flt, 10)] == [hit.id]
     near = store.vector_search(a, EMBED.embed_one("PrismaClient once in lib/db.ts"), flt, 10)
     assert [x.record_id for x in near] == [hit.id]
@@ -160,7 +160,7 @@ def test_keyword_vector_and_term_search_respect_space_and_filter(store: Store) -
         hit.id,
         cand.id,
     }
-    assert store.keyword_search(a, q.fts_query, RecordFilter(kinds=("decision",)), 10) == []
+    assert store.keyword_search(a, q.keywords, RecordFilter(kinds=("decision",)), 10) == []
 
 
 def test_vector_search_sees_writes_made_through_another_store_object(store: Store, tmp_path: object) -> None:
@@ -185,7 +185,7 @@ def test_forget_erases_every_version_and_cuts_links(store: Store) -> None:
     assert store.get(s, newer.id).supersedes == ()
     q = analyze("Zebra canary 4417")
     everything = RecordFilter(statuses=())
-    assert store.keyword_search(s, q.fts_query, everything, 10) == []
+    assert store.keyword_search(s, q.keywords, everything, 10) == []
     assert store.term_search(s, q.terms, everything, 10) == []
     assert old.id not in {x.record_id for x in store.vector_search(s, EMBED.embed_one(old.statement), everything, 10)}
     events = store.audit_events(s)

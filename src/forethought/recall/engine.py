@@ -84,8 +84,8 @@ def run_recall(store: Store, embedder: Embedder | None, request: RecallRequest) 
     flt, space = request.filter, request.space_id
     fusion = _Fusion(cfg.rrf_k)
 
-    if cfg.keyword_weight > 0 and store.capabilities.fts and analysis.fts_query:
-        found = timer.run("keyword", lambda: store.keyword_search(space, analysis.fts_query, flt, n))
+    if cfg.keyword_weight > 0 and store.capabilities.fts and analysis.keywords:
+        found = timer.run("keyword", lambda: store.keyword_search(space, analysis.keywords, flt, n))
         fusion.add("keyword", _pairs(found), cfg.keyword_weight, cut=len(found) >= n)
     unavailable: list[str] = []
     if cfg.semantic_weight > 0 and store.capabilities.vectors and embedder is not None:

@@ -176,7 +176,6 @@ def focus_in(focus: frozenset[str], text: str) -> set[str]:
 class QueryAnalysis:
     """What recall reads from a query."""
 
-    fts_query: str  # an FTS5 expression: quoted tokens joined with OR ("" when none)
     terms: tuple[str, ...]  # identifiers and names, for exact matching
     keywords: tuple[str, ...]  # content words and identifier parts, lower-cased
     periods: tuple[Period, ...] = ()  # calendar dates the query names
@@ -195,12 +194,9 @@ def _keywords(text: str) -> list[str]:
 
 
 def analyze(query: str) -> QueryAnalysis:
-    keywords = _keywords(query)
+    keywords = _keywords(query)[:64]
     dates, rest = read_periods(query)
-    # Each token is quoted, so nothing a user types can be read as FTS syntax.
-    fts = " OR ".join('"' + t.replace('"', '""') + '"' for t in keywords[:64])
     return QueryAnalysis(
-        fts_query=fts,
         terms=tuple(terms(query)),
         keywords=tuple(keywords),
         periods=tuple(dates),

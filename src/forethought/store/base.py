@@ -213,10 +213,12 @@ class Store(ABC):
 
     # -- search ----------------------------------------------------------------------------
     @abstractmethod
-    def keyword_search(self, space_id: str, query: str, flt: RecordFilter, limit: int) -> list[ScoredId]:
-        """BM25 over statement and search text; `query` is an FTS expression built by recall.
+    def keyword_search(self, space_id: str, words: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
+        """BM25 over statement and search text for records containing any of `words` (plain
+        words; the store owns its query syntax, so nothing a user types is read as syntax).
 
-        Higher score is better.
+        Higher score is better. A backend may bound its work on very common words (see the
+        SQLite store); when it does, records containing every word come first.
         """
 
     @abstractmethod

@@ -13,7 +13,7 @@ from forethought.domain.times import format_time
 from forethought.store.base import RecordFilter, ScoredId, Vector
 from forethought.store.sqlite.vector_cache import VectorCache
 
-__all__ = ["by_terms", "filter_sql", "fts_body", "keyword", "nearest"]
+__all__ = ["POSTINGS_BUDGET", "TERM_FREQUENCY_CAP", "by_terms", "filter_sql", "fts_body", "keyword", "nearest"]
 
 Own = Callable[[str, str], bool]
 
@@ -50,19 +50,80 @@ def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:
     return (" AND ".join(clauses) or "1"), params
 
 
-def keyword(conn: Any, space_id: str, query: str, flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
+# BM25 scoring costs about a microsecond per matching row (measured: ~1.2 µs); looking up how many
+# rows hold a word costs ~0.2 ms. When the words of a query occur in more rows than this, the OR
+# query keeps only the rarest words (common ones barely move BM25) and an AND query goes first.
+POSTINGS_BUDGET = 5_000
+# Exact terms (identifiers, names) held by more records of a space than this are not searched.
+TERM_FREQUENCY_CAP = 2_000
+
+
+def _stems(conn: Any, words: Sequence[str]) -> dict[str, str]:
+    """Each word as the index stores it (the FTS tokenizer's stem), via a scratch FTS table."""
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5"
+        " (w, tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_stems USING fts5vocab(temp, query_words, instance)")
+    conn.execute("DELETE FROM temp.query_words")
+    conn.executemany("INSERT INTO temp.query_words (rowid, w) VALUES (?, ?)", list(enumerate(words)))
+    stems = {}
+    for row, term in conn.execute("SELECT doc, term FROM temp.query_stems"):
+        stems.setdefault(words[row], term)
+    conn.execute("DELETE FROM temp.query_words")
+    return stems
+
+
+def _document_frequency(conn: Any, stem: str) -> int:
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.index_terms USING fts5vocab(main, records_fts, row)")
+    row = conn.execute("SELECT doc FROM temp.index_terms WHERE term = ?", (stem,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _match(words: Sequence[str], joiner: str) -> str:
+    # Every word is quoted, so nothing a user types is read as FTS syntax.
+    return f" {joiner} ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+
+def _bm25(conn: Any, space_id: str, expression: str, flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
     where, params = filter_sql(flt)
-    # CROSS JOIN pins the join order: the full-text match drives, each match looks up its row.
-    # Left to itself the planner scans the space's records and runs the MATCH once per row.
     rows = conn.execute(
+        # CROSS JOIN pins the join order: the full-text match drives, each match looks up its row.
+        # Left to itself the planner scans the space's records and runs the MATCH once per row.
         "SELECT r.id, r.space_id, bm25(records_fts) AS rank FROM records_fts"
         " CROSS JOIN records r ON r.rowid = records_fts.rowid"
         f" WHERE records_fts MATCH ? AND r.space_id = ? AND {where}"
         " ORDER BY rank LIMIT ?",
-        (query, space_id, *params, limit),
+        (expression, space_id, *params, limit),
     ).fetchall()
     # bm25() is lower-is-better; flip it so every signal reads higher-is-better.
     return [ScoredId(r[0], -float(r[2])) for r in rows if own(space_id, r[1])]
+
+
+def keyword(conn: Any, space_id: str, words: Sequence[str], flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
+    stems = _stems(conn, list(dict.fromkeys(words)))
+    frequency = {word: _document_frequency(conn, stem) for word, stem in stems.items()}
+    present = [w for w in stems if frequency[w] > 0]
+    if not present:
+        return []
+    if sum(frequency[w] for w in present) <= POSTINGS_BUDGET:
+        return _bm25(conn, space_id, _match(present, "OR"), flt, limit, own)
+    found = _bm25(conn, space_id, _match(present, "AND"), flt, limit, own) if len(present) > 1 else []
+    if len(found) >= limit:
+        return found
+    rare: list[str] = []
+    spent = 0
+    for word in sorted(present, key=frequency.__getitem__):
+        if spent + frequency[word] > POSTINGS_BUDGET:
+            break
+        rare.append(word)
+        spent += frequency[word]
+    if not rare:  # every word is common: the AND query (and the other signals) must do
+        return found
+    seen = {s.record_id for s in found}
+    rest = [s for s in _bm25(conn, space_id, _match(rare, "OR"), flt, limit, own) if s.record_id not in seen]
+    # Rows with every word stay ahead of rows with only the rare ones, whatever their raw scores.
+    return found + rest[: limit - len(found)]
 
 
 def nearest(
@@ -98,12 +159,21 @@ def by_terms(conn: Any, space_id: str, terms: Sequence[str], flt: RecordFilter, 
     """Records sharing exact terms with the query, each shared term weighted by its rarity (IDF),
     so a name that appears everywhere in a space counts for little and an identifier for a lot."""
     unique = sorted(set(terms))[:64]
-    marks = ", ".join("?" * len(unique))
     size_row = conn.execute("SELECT vec_adds - vec_removes FROM spaces WHERE id = ?", (space_id,)).fetchone()
-    df_rows = conn.execute(
-        f"SELECT term, COUNT(*) FROM record_terms WHERE space_id = ? AND term IN ({marks}) GROUP BY term",
-        (space_id, *unique),
-    ).fetchall()
+    # Counting stops past the cap: a term held by thousands of records identifies nothing, and
+    # leaving it out keeps the work bounded however large the space grows.
+    df_rows = [
+        (term, df)
+        for term in unique
+        if 0
+        < (
+            df := conn.execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM record_terms WHERE space_id = ? AND term = ? LIMIT ?)",
+                (space_id, term, TERM_FREQUENCY_CAP + 1),
+            ).fetchone()[0]
+        )
+        <= TERM_FREQUENCY_CAP
+    ]
     if not df_rows:
         return []
     size = max(int(size_row[0]) if size_row else 0, max(df for _, df in df_rows), 1)

@@ -568,10 +568,10 @@ class SQLiteStore(Store):
         return int(row[0])
 
     # -- search ----------------------------------------------------------------------------
-    def keyword_search(self, space_id: str, query: str, flt: RecordFilter, limit: int) -> list[ScoredId]:
-        if not query:
+    def keyword_search(self, space_id: str, words: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
+        if not words:
             return []
-        return self._read(lambda c: search.keyword(c, space_id, query, flt, limit, self._own))
+        return self._read(lambda c: search.keyword(c, space_id, words, flt, limit, self._own))
 
     def vector_search(self, space_id: str, vector: Vector, flt: RecordFilter, limit: int) -> list[ScoredId]:
         return self._read(lambda c: search.nearest(c, self.vectors, space_id, vector, flt, limit, self._own))
