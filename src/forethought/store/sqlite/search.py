@@ -67,7 +67,7 @@ def _stems(conn: Any, words: Sequence[str]) -> dict[str, str]:
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_stems USING fts5vocab(temp, query_words, instance)")
     conn.execute("DELETE FROM temp.query_words")
     conn.executemany("INSERT INTO temp.query_words (rowid, w) VALUES (?, ?)", list(enumerate(words)))
-    stems = {}
+    stems: dict[str, str] = {}
     for row, term in conn.execute("SELECT doc, term FROM temp.query_stems"):
         stems.setdefault(words[row], term)
     conn.execute("DELETE FROM temp.query_words")
