@@ -25,6 +25,6 @@ __all__ = [
 ]
 
 
-def new_index(dim: int) -> VectorIndex:
+def new_index(dim: int, threshold: int = DEFAULT_THRESHOLD) -> TieredIndex:
     """The index a new space gets: exact while small, HNSW once it grows past the threshold."""
-    return TieredIndex(dim)
+    return TieredIndex(dim, threshold)

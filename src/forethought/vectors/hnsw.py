@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -148,6 +149,22 @@ class HnswIndex(VectorIndex):
         self._index.reset()  # type: ignore[no-untyped-call]
         self._index = fresh
         self._dirty_free_slots = 0
+
+    def save(self, path: Path) -> None:
+        """Write the index to `path`. Refused while removed vectors may linger in its memory: a
+        file must never carry the bytes of an erased vector (compact first)."""
+        if self._dirty_free_slots:
+            raise InvalidInput("the index holds removed vectors' bytes; compact it before saving")
+        self._index.save(str(path))
+
+    @classmethod
+    def load(cls, path: Path, dim: int, params: HnswParams | None = None) -> HnswIndex:
+        """An index read back from a file written by `save` (raises ValueError if it does not fit)."""
+        index = cls(dim, params)
+        index._index.load(str(path))
+        if int(index._index.ndim) != dim:
+            raise InvalidInput(f"{path} holds {index._index.ndim}-dimensional vectors, not {dim}")
+        return index
 
     def _new_usearch_index(self) -> Index:
         return Index(

@@ -68,6 +68,20 @@ class TieredIndex(VectorIndex):
     def keys(self) -> Keys:
         return self._inner.keys()
 
+    @property
+    def graph(self) -> HnswIndex | None:
+        """The HNSW index once the space has grown past the threshold (what is worth saving)."""
+        return self._inner if isinstance(self._inner, HnswIndex) else None
+
+    @classmethod
+    def from_graph(cls, graph: HnswIndex, threshold: int = DEFAULT_THRESHOLD) -> TieredIndex:
+        """A tiered index already in its HNSW tier, e.g. one loaded from a snapshot."""
+        index = cls(graph.dim, threshold)
+        index._exact = None
+        index._inner = graph
+        index.exact = False
+        return index
+
     def _migrate(self, exact: ExactIndex) -> None:
         hnsw = HnswIndex(self.dim, self._hnsw_params)
         keys, vectors = exact.items()

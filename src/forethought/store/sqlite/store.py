@@ -32,6 +32,7 @@ from forethought.store.sqlite.rows import (
     session_values,
 )
 from forethought.store.sqlite.vector_cache import VectorCache, encode_vector
+from forethought.vectors import DEFAULT_THRESHOLD
 
 __all__ = ["SQLiteStore"]
 
@@ -42,7 +43,7 @@ T = TypeVar("T")
 class SQLiteStore(Store):
     """A Store on one SQLite file. Safe for many threads (a connection each) and many processes."""
 
-    def __init__(self, path: str | Path, *, dim: int = 384) -> None:
+    def __init__(self, path: str | Path, *, dim: int = 384, hnsw_threshold: int = DEFAULT_THRESHOLD) -> None:
         super().__init__()
         self.path = Path(path) if str(path) != ":memory:" else None
         self._target = str(path)
@@ -53,7 +54,9 @@ class SQLiteStore(Store):
         self._all_conns: list[Any] = []
         self._conns_lock = threading.Lock()
         self._closed = False
-        self.vectors = VectorCache(dim)
+        # Vector snapshots live beside the database (a derived cache: deleting them is harmless).
+        snapshots = None if self.path is None else self.path.with_name(self.path.name + ".vectors")
+        self.vectors = VectorCache(dim, snapshot_dir=snapshots, threshold=hnsw_threshold)
         self.dim = dim
         conn = self._conn()
         retrying(lambda: apply_migrations(conn))
@@ -460,6 +463,7 @@ class SQLiteStore(Store):
             return len(ids)
 
         removed = self._write(erase)
+        self.vectors.delete_snapshot(space_id)  # it may hold the erased vectors
         self._purge()
         return removed
 
@@ -574,7 +578,13 @@ class SQLiteStore(Store):
         return self._read(lambda c: search.keyword(c, space_id, words, flt, limit, self._own))
 
     def vector_search(self, space_id: str, vector: Vector, flt: RecordFilter, limit: int) -> list[ScoredId]:
-        return self._read(lambda c: search.nearest(c, self.vectors, space_id, vector, flt, limit, self._own))
+        found = self._read(lambda c: search.nearest(c, self.vectors, space_id, vector, flt, limit, self._own))
+        self.vectors.maybe_snapshot(space_id, lambda: self._removes(space_id))
+        return found
+
+    def _removes(self, space_id: str) -> int | None:
+        row = self._read(lambda c: c.execute("SELECT vec_removes FROM spaces WHERE id = ?", (space_id,)).fetchone())
+        return None if row is None else int(row[0])
 
     def term_search(self, space_id: str, terms: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
         if not terms:
