@@ -37,12 +37,14 @@ class IndexPayload:
 
 
 def index_payload(record: Record) -> IndexPayload:
+    """What the indexes get. The context goes to the keyword and term indexes only: embedding it
+    too made ingest ~4x slower for no measurable gain in recall (LoCoMo, docs/benchmarks.md)."""
     context = record.context
     searchable = record.statement if not context else f"{record.statement}\n{context}"
     extra = search_text(searchable)
     if context:
         extra = f"{context}\n{extra}" if extra else context
-    return IndexPayload(embed_text=searchable, search_text=extra, terms=tuple(terms(searchable)))
+    return IndexPayload(embed_text=record.statement, search_text=extra, terms=tuple(terms(searchable)))
 
 
 def new_record(
