@@ -215,3 +215,42 @@ def test_validator_rejections_are_kept_with_their_reason_and_scrubbed(memory: Fo
     reasons = [e.reason for e in memory.history("ana", scrubbed.id).events if e.to_status == "rejected"]
     assert reasons == ["secret: contains an API key"]
     assert memory.recall("ana", "deploy key").hits == []  # rejected records never come back in recall
+
+
+def test_an_unspecified_identity_value_matches_the_one_record_it_can_mean(memory: Forethought) -> None:
+    applied = (
+        send(
+            memory,
+            cand(
+                "application",
+                "Ana applied to Stripe for the backend intern role.",
+                company="Stripe",
+                role="backend intern",
+                status="applied",
+            ),
+        )
+        .items[0]
+        .record
+    )
+    rejected = send(
+        memory, cand("application", "Stripe rejected Ana.", company="Stripe", role="unspecified", status="rejected")
+    ).items[0]
+    assert rejected.relation.label is RelationLabel.SUPERSEDES and rejected.relation.target_id == applied.id
+
+
+def test_an_unspecified_value_that_could_mean_several_records_goes_to_a_person(memory: Forethought) -> None:
+    for role in ("backend intern", "data intern"):
+        send(
+            memory,
+            cand(
+                "application",
+                f"Ana applied to Stripe for the {role} role.",
+                company="Stripe",
+                role=role,
+                status="applied",
+            ),
+        )
+    item = send(
+        memory, cand("application", "Stripe rejected Ana.", company="Stripe", role="unspecified", status="rejected")
+    ).items[0]
+    assert item.relation.label is RelationLabel.CONFLICTS and item.outcome == "pending"

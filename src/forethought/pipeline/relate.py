@@ -8,7 +8,8 @@ Rules, in order (deterministic):
 1. identity — the kind declares identity attributes (an application's company and role): a
    recalled record with the same identity is the same thing; equal attributes → duplicate,
    different ones → supersedes (e.g. the status moved from interviewing to rejected); a
-   different identity → new.
+   different identity → new. An "unspecified" value matches any ("Stripe rejected me" matches
+   the one application at Stripe); when it matches several, a person decides (conflicts).
 2. conflicts — a recalled record about the same thing (its descriptive attributes agree) whose
    yes/no attribute flips (the same skill, once had and once not).
 3. duplicate — the same statement after normalisation, or word overlap ≥ 0.85, or embedding
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["relate"]
 
 TOP = 5
+UNSPECIFIED = "unspecified"  # an identity value the person did not say (e.g. an application's role)
 DUPLICATE_OVERLAP = 0.85
 DUPLICATE_SIMILARITY = 0.95
 CLOSE_OVERLAP = 0.5
@@ -63,26 +65,38 @@ def _similarity(hit: RecallHit) -> float:
     return semantic.raw if semantic is not None else 0.0
 
 
+def _same_identity(wanted: tuple[Any, ...], theirs: tuple[Any, ...]) -> bool:
+    """Equal, where an "unspecified" value (an app's way of saying it was not said) matches any."""
+    return all(w == t or UNSPECIFIED in (w, t) for w, t in zip(wanted, theirs, strict=True))
+
+
 def _by_identity(candidate: Candidate, identity: tuple[str, ...], hits: Sequence[RecallHit]) -> Relation | None:
     wanted = tuple(_norm(candidate.attributes.get(name)) for name in identity)
-    for hit in hits:
-        record = hit.record
-        if tuple(_norm(record.attributes.get(name)) for name in identity) != wanted:
-            continue
-        same = all(_norm(record.attributes.get(k)) == _norm(v) for k, v in candidate.attributes.items())
-        if same:
-            return Relation(
-                label=RelationLabel.DUPLICATE,
-                target_id=record.id,
-                reason=f"same {', '.join(identity)} and attributes as {record.handle}",
-            )
-        changed = sorted(k for k, v in candidate.attributes.items() if _norm(record.attributes.get(k)) != _norm(v))
+    matches = [
+        h.record for h in hits if _same_identity(wanted, tuple(_norm(h.record.attributes.get(n)) for n in identity))
+    ]
+    if not matches:
+        return None
+    record = matches[0]
+    if len(matches) > 1 and UNSPECIFIED in wanted:
         return Relation(
-            label=RelationLabel.SUPERSEDES,
+            label=RelationLabel.CONFLICTS,
             target_id=record.id,
-            reason=f"same {', '.join(identity)} as {record.handle}; changed: {', '.join(changed)}",
+            reason=f"could be any of {', '.join(r.handle for r in matches)} ({', '.join(identity)} not all said)",
         )
-    return None
+    same = all(_norm(record.attributes.get(k)) == _norm(v) for k, v in candidate.attributes.items())
+    if same:
+        return Relation(
+            label=RelationLabel.DUPLICATE,
+            target_id=record.id,
+            reason=f"same {', '.join(identity)} and attributes as {record.handle}",
+        )
+    changed = sorted(k for k, v in candidate.attributes.items() if _norm(record.attributes.get(k)) != _norm(v))
+    return Relation(
+        label=RelationLabel.SUPERSEDES,
+        target_id=record.id,
+        reason=f"same {', '.join(identity)} as {record.handle}; changed: {', '.join(changed)}",
+    )
 
 
 def _bool_conflict(candidate: Candidate, record: Record) -> bool:
