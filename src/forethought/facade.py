@@ -12,7 +12,6 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from forethought.domain import (
-    Action,
     AuditEvent,
     CheckPatterns,
     Evidence,
@@ -23,50 +22,34 @@ from forethought.domain import (
     SpaceKey,
     Status,
     limits,
-    new_id,
     transition,
 )
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
-from forethought.errors import BackendError, Conflict, InvalidInput
+from forethought.errors import InvalidInput
 from forethought.llm.base import ChatModel
+from forethought.outbox import OutboxReport, drain
 from forethought.pipeline.service import PipelineApi
 from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
-from forethought.store.base import ChangeSet, Job, NewRecord, RecordFilter, Store
-from forethought.writing import Draft, index_payload, new_record, next_version
+from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
+from forethought.writing import (
+    Draft,
+    Retained,
+    RetainItem,
+    TimeRef,
+    created_event,
+    index_records,
+    make_draft,
+    new_record,
+    next_version,
+    retain_drafts,
+)
 
 __all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained", "SpaceRef"]
 
 log = logging.getLogger(__name__)
 
 SpaceRef = SpaceKey | str
-TimeRef = datetime | str | None
-
-
-@dataclass(frozen=True)
-class RetainItem:
-    """One memory for `retain_many` (the same fields `retain` takes)."""
-
-    text: str
-    kind: str = "note"
-    tags: Sequence[str] = ()
-    occurred_at: TimeRef = None
-    external_id: str | None = None
-    attributes: dict[str, Any] | None = None
-    context: str | None = None
-
-
-@dataclass(frozen=True)
-class Retained:
-    record: Record
-    created: bool  # False when an earlier retain with the same external id already made it
-
-
-@dataclass(frozen=True)
-class OutboxReport:
-    done: int
-    failed: int
-    pending: int
 
 
 @dataclass(frozen=True)
@@ -199,102 +182,18 @@ class Forethought(PipelineApi):
         confidence: float = 1.0,
         provenance: Provenance | None = None,
     ) -> tuple[Draft, datetime]:
-        if not 0.0 <= confidence <= 1.0:
-            raise InvalidInput("confidence: must be between 0 and 1")
-        context = (
-            None
-            if item.context is None
-            else limits.clean_text(item.context, field="context", limit=limits.MAX_STATEMENT)
-        )
-        draft = Draft(
-            kind=limits.check_kind(item.kind),
-            statement=limits.check_statement(item.text),
-            tags=limits.check_tags(item.tags),
-            attributes=limits.check_attributes(item.attributes),
-            evidence=tuple(evidence),
-            provenance=provenance or Provenance(),
-            confidence=confidence,
-            external_id=limits.check_external_id(item.external_id),
-            context=context,
-        )
-        when = utcnow() if item.occurred_at is None else parse_time(item.occurred_at, field="occurred_at")
-        return draft, when
+        return make_draft(item, evidence=evidence, confidence=confidence, provenance=provenance)
 
     def _retain_drafts(self, space: Space, drafts: list[tuple[Draft, datetime]], status: Status) -> list[Retained]:
-        results: list[Retained | None] = [None] * len(drafts)
-        pending: list[tuple[int, Record]] = []
-        seen_external: dict[str, int] = {}
-        now = utcnow()
-        for i, (draft, when) in enumerate(drafts):
-            if draft.external_id is not None:
-                existing = self.store.find_by_external_id(space.id, draft.external_id)
-                if existing is None and draft.external_id in seen_external:
-                    existing = pending[seen_external[draft.external_id]][1]
-                if existing is not None:
-                    _same_or_conflict(existing, draft)
-                    results[i] = Retained(existing, created=False)
-                    continue
-                seen_external[draft.external_id] = len(pending)
-            pending.append((i, new_record(space.id, draft, status=status, occurred_at=when, now=now)))
-        if pending:
-            inserts = self._index([record for _, record in pending])
-            events = [_created(record, self.actor) for _, record in pending]
-            try:
-                self.store.apply(ChangeSet(space.id, inserts=inserts, events=events))
-            except Conflict:
-                if not any(r.external_id for _, r in pending):
-                    raise
-                # Another process retained the same external id first: take each item again,
-                # now that the winner is visible (retain stays idempotent under races).
-                return [self._retain_drafts(space, [d], status)[0] for d in drafts]
-            for i, record in pending:
-                results[i] = Retained(record, created=True)
-        return [r for r in results if r is not None]
+        return retain_drafts(self.store, self.embedder, space, drafts, status, actor=self.actor)
 
     def _index(self, records: Sequence[Record]) -> list[NewRecord]:
-        """Each record with what the indexes need: its embedding, exact terms and search text.
-
-        When the embedder fails, the records are still written (keyword and term search work at
-        once) and an outbox job owes each its vector; `drain_outbox` pays it later.
-        """
-        payloads = [index_payload(record) for record in records]
-        vectors = None
-        later = False
-        if self.embedder is not None:
-            try:
-                vectors = self.embedder.embed([p.embed_text for p in payloads])
-            except BackendError as exc:
-                log.warning("embedding failed; records kept, vectors queued in the outbox: %s", exc)
-                later = True
-        return [
-            NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text, embed_later=later)
-            for i, (record, p) in enumerate(zip(records, payloads, strict=True))
-        ]
+        return index_records(records, self.embedder)
 
     def drain_outbox(self, *, limit: int = 256) -> OutboxReport:
         """Do owed work (embeddings the embedder could not make at retain time), at most `limit`
         jobs. Failures are retried later with exponential backoff; nothing is ever dropped."""
-        jobs = self.store.claim_jobs(limit=limit)
-        done = failed = 0
-        by_space: dict[str, list[Job]] = {}
-        for job in jobs:
-            by_space.setdefault(job.space_id, []).append(job)
-        for space_id, group in by_space.items():
-            records = {r.id: r for r in self.store.get_many(space_id, [j.record_id for j in group])}
-            live = [j for j in group if j.record_id in records]
-            if not live or self.embedder is None:
-                continue
-            try:
-                vectors = self.embedder.embed([index_payload(records[j.record_id]).embed_text for j in live])
-            except BackendError as exc:
-                for job in live:
-                    self.store.retry_job(job, str(exc), delay_s=min(2.0 ** (job.attempts + 1), 300.0))
-                failed += len(live)
-                continue
-            for job, vector in zip(live, vectors, strict=True):
-                self.store.complete_embedding(job, vector)
-                done += 1
-        return OutboxReport(done=done, failed=failed, pending=self.store.pending_jobs())
+        return drain(self.store, self.embedder, limit=limit)
 
     def supersede(
         self,
@@ -331,7 +230,7 @@ class Forethought(PipelineApi):
                 target.id,
                 inserts=self._index([new]),
                 transitions=[(old, after)],
-                events=[_created(new, self.actor), event],
+                events=[created_event(new, self.actor), event],
             )
         )
         return new
@@ -375,7 +274,7 @@ class Forethought(PipelineApi):
                 target.id,
                 inserts=self._index([new]),
                 transitions=[(old, after)],
-                events=[_created(new, self.actor), event],
+                events=[created_event(new, self.actor), event],
             )
         )
         return new
@@ -517,25 +416,6 @@ class Forethought(PipelineApi):
 
         export = read_export(Path(path))
         return import_space(self, self.space(space), export, progress=progress)
-
-
-def _created(record: Record, actor: str) -> AuditEvent:
-    return AuditEvent(
-        id=new_id(),
-        space_id=record.space_id,
-        action=Action.CREATED,
-        actor=actor,
-        at=record.recorded_at,
-        record_id=record.id,
-        lineage_id=record.lineage_id,
-        to_status=record.status.value,
-        details={"kind": record.kind, "version": record.version, "source": record.provenance.source},
-    )
-
-
-def _same_or_conflict(existing: Record, draft: Draft) -> None:
-    if existing.statement != draft.statement or existing.kind != draft.kind:
-        raise Conflict(f"external id {draft.external_id!r} already names record {existing.handle} with other content")
 
 
 def _reason(reason: str | None) -> str | None:

@@ -1,15 +1,49 @@
-"""Building records and the index payload that goes with them."""
+"""Writing memories: validated drafts, new records and versions, their index payload, and the
+one transaction that stores a batch of them (idempotent by external id)."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from forethought.domain import CheckPatterns, Evidence, Provenance, Record, Status, handle_for, new_id
+from forethought.domain import (
+    Action,
+    AuditEvent,
+    CheckPatterns,
+    Evidence,
+    Provenance,
+    Record,
+    Space,
+    Status,
+    handle_for,
+    limits,
+    new_id,
+)
+from forethought.domain.times import parse_time, utcnow
+from forethought.embed.base import Embedder
+from forethought.errors import BackendError, Conflict, InvalidInput
 from forethought.recall.text import search_text, terms
+from forethought.store.base import ChangeSet, NewRecord, Store
 
-__all__ = ["Draft", "IndexPayload", "index_payload", "new_record", "next_version"]
+__all__ = [
+    "Draft",
+    "IndexPayload",
+    "RetainItem",
+    "Retained",
+    "TimeRef",
+    "created_event",
+    "index_payload",
+    "index_records",
+    "make_draft",
+    "new_record",
+    "next_version",
+    "retain_drafts",
+]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -106,3 +140,133 @@ def next_version(old: Record, draft: Draft, *, status: Status, now: datetime) ->
         relation=old.relation,
         check=old.check,
     )
+
+
+TimeRef = datetime | str | None
+
+
+@dataclass(frozen=True)
+class RetainItem:
+    """One memory for `retain_many` (the same fields `retain` takes)."""
+
+    text: str
+    kind: str = "note"
+    tags: Sequence[str] = ()
+    occurred_at: TimeRef = None
+    external_id: str | None = None
+    attributes: dict[str, Any] | None = None
+    context: str | None = None
+
+
+@dataclass(frozen=True)
+class Retained:
+    record: Record
+    created: bool  # False when an earlier retain with the same external id already made it
+
+
+def make_draft(
+    item: RetainItem,
+    *,
+    evidence: Sequence[Evidence] = (),
+    confidence: float = 1.0,
+    provenance: Provenance | None = None,
+) -> tuple[Draft, datetime]:
+    """The validated draft of an item and its valid time; InvalidInput on anything wrong."""
+    if not 0.0 <= confidence <= 1.0:
+        raise InvalidInput("confidence: must be between 0 and 1")
+    context = (
+        None if item.context is None else limits.clean_text(item.context, field="context", limit=limits.MAX_STATEMENT)
+    )
+    draft = Draft(
+        kind=limits.check_kind(item.kind),
+        statement=limits.check_statement(item.text),
+        tags=limits.check_tags(item.tags),
+        attributes=limits.check_attributes(item.attributes),
+        evidence=tuple(evidence),
+        provenance=provenance or Provenance(),
+        confidence=confidence,
+        external_id=limits.check_external_id(item.external_id),
+        context=context,
+    )
+    when = utcnow() if item.occurred_at is None else parse_time(item.occurred_at, field="occurred_at")
+    return draft, when
+
+
+def created_event(record: Record, actor: str) -> AuditEvent:
+    return AuditEvent(
+        id=new_id(),
+        space_id=record.space_id,
+        action=Action.CREATED,
+        actor=actor,
+        at=record.recorded_at,
+        record_id=record.id,
+        lineage_id=record.lineage_id,
+        to_status=record.status.value,
+        details={"kind": record.kind, "version": record.version, "source": record.provenance.source},
+    )
+
+
+def index_records(records: Sequence[Record], embedder: Embedder | None) -> list[NewRecord]:
+    """Each record with what the indexes need: its embedding, exact terms and search text.
+
+    When the embedder fails, the records are still written (keyword and term search work at
+    once) and an outbox job owes each its vector; `drain_outbox` pays it later.
+    """
+    payloads = [index_payload(record) for record in records]
+    vectors = None
+    later = False
+    if embedder is not None:
+        try:
+            vectors = embedder.embed([p.embed_text for p in payloads])
+        except BackendError as exc:
+            log.warning("embedding failed; records kept, vectors queued in the outbox: %s", exc)
+            later = True
+    return [
+        NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text, embed_later=later)
+        for i, (record, p) in enumerate(zip(records, payloads, strict=True))
+    ]
+
+
+def retain_drafts(
+    store: Store,
+    embedder: Embedder | None,
+    space: Space,
+    drafts: list[tuple[Draft, datetime]],
+    status: Status,
+    *,
+    actor: str,
+) -> list[Retained]:
+    """Write drafts as new records in one transaction, idempotently by external id (a repeated
+    id returns the first record; the same id for other content is a Conflict)."""
+    results: list[Retained | None] = [None] * len(drafts)
+    pending: list[tuple[int, Record]] = []
+    seen_external: dict[str, int] = {}
+    now = utcnow()
+    for i, (draft, when) in enumerate(drafts):
+        if draft.external_id is not None:
+            existing = store.find_by_external_id(space.id, draft.external_id)
+            if existing is None and draft.external_id in seen_external:
+                existing = pending[seen_external[draft.external_id]][1]
+            if existing is not None:
+                if existing.statement != draft.statement or existing.kind != draft.kind:
+                    raise Conflict(
+                        f"external id {draft.external_id!r} already names record {existing.handle} with other content"
+                    )
+                results[i] = Retained(existing, created=False)
+                continue
+            seen_external[draft.external_id] = len(pending)
+        pending.append((i, new_record(space.id, draft, status=status, occurred_at=when, now=now)))
+    if pending:
+        inserts = index_records([record for _, record in pending], embedder)
+        events = [created_event(record, actor) for _, record in pending]
+        try:
+            store.apply(ChangeSet(space.id, inserts=inserts, events=events))
+        except Conflict:
+            if not any(r.external_id for _, r in pending):
+                raise
+            # Another process retained the same external id first: take each item again, now
+            # that the winner is visible (retain stays idempotent under races).
+            return [retain_drafts(store, embedder, space, [d], status, actor=actor)[0] for d in drafts]
+        for i, record in pending:
+            results[i] = Retained(record, created=True)
+    return [r for r in results if r is not None]

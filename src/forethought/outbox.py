@@ -1,0 +1,51 @@
+"""The outbox: work owed to records already committed, done later and retried until it succeeds.
+
+Today that is one kind of job — the vector of a record whose embedding failed at retain time —
+and the design leaves room for others (syncing a remote recall engine). Jobs carry ids, never
+text; a job whose record was erased meanwhile simply disappears with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forethought.embed.base import Embedder
+from forethought.errors import BackendError
+from forethought.store.base import Job, Store
+from forethought.writing import index_payload
+
+__all__ = ["OutboxReport", "drain"]
+
+MAX_BACKOFF_S = 300.0
+
+
+@dataclass(frozen=True)
+class OutboxReport:
+    done: int
+    failed: int
+    pending: int
+
+
+def drain(store: Store, embedder: Embedder | None, *, limit: int = 256) -> OutboxReport:
+    """Do up to `limit` due jobs; a failed one becomes due again after an exponential backoff."""
+    jobs = store.claim_jobs(limit=limit)
+    done = failed = 0
+    by_space: dict[str, list[Job]] = {}
+    for job in jobs:
+        by_space.setdefault(job.space_id, []).append(job)
+    for space_id, group in by_space.items():
+        records = {r.id: r for r in store.get_many(space_id, [j.record_id for j in group])}
+        live = [j for j in group if j.record_id in records]
+        if not live or embedder is None:
+            continue
+        try:
+            vectors = embedder.embed([index_payload(records[j.record_id]).embed_text for j in live])
+        except BackendError as exc:
+            for job in live:
+                store.retry_job(job, str(exc), delay_s=min(2.0 ** (job.attempts + 1), MAX_BACKOFF_S))
+            failed += len(live)
+            continue
+        for job, vector in zip(live, vectors, strict=True):
+            store.complete_embedding(job, vector)
+            done += 1
+    return OutboxReport(done=done, failed=failed, pending=store.pending_jobs())
