@@ -139,3 +139,6 @@ def test_demo_runs_the_tour(cli: Cli) -> None:
     for step in ("retain", "recall", "supersede", "as of", "retract", "history", "export", "forget"):
         assert step in result.out
     assert "found afterwards: False" in result.out
+    assert "[REDACTED:api_key]" in result.out and "sk-proj-" not in result.out
+    assert "flags: injection" in result.out and "check: error" in result.out
+    assert "stages: identity" in result.out

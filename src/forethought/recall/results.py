@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain import Record
@@ -28,11 +30,19 @@ class RecallHit(BaseModel):
     why: dict[str, SignalScore] = Field(default_factory=dict)
 
     def explain(self) -> str:
-        """A one-line reason, e.g. `keyword #1 (8.42) + semantic #3 (0.61)`."""
+        """A one-line reason, e.g. `keyword #1 (8.42) + semantic #3 (0.61) + recency #2 (2026-03-05)`."""
         parts = [
-            f"{name} #{s.rank} ({s.raw:.3g})" for name, s in sorted(self.why.items(), key=lambda i: -i[1].contribution)
+            f"{name} #{s.rank} ({_raw(name, s.raw)})"
+            for name, s in sorted(self.why.items(), key=lambda i: -i[1].contribution)
         ]
         return " + ".join(parts) or "no signal"
+
+
+def _raw(signal: str, raw: float) -> str:
+    # Recency's raw value is a timestamp: a date reads better than 1.77e+09.
+    if signal == "recency":
+        return datetime.fromtimestamp(raw, UTC).strftime("%Y-%m-%d")
+    return f"{raw:.3g}"
 
 
 class RecallResult(BaseModel):
