@@ -24,6 +24,7 @@ from forethought.domain import (
     limits,
     transition,
 )
+from forethought.domain.keys import ApiKey
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import InvalidInput
@@ -117,6 +118,34 @@ class Forethought(PipelineApi):
     def erase_space(self, ref: SpaceRef) -> int:
         """Remove everything the space holds; returns the number of records erased."""
         return self.store.erase_space(self.space(ref, create=False).id, actor=self.actor)
+
+    # -- api keys --------------------------------------------------------------------------
+    def create_api_key(self, workspace: str, *, name: str = "default") -> tuple[ApiKey, str]:
+        """A new key for `workspace`: the record, and the full key (shown once, never stored)."""
+        from forethought.domain.keys import hash_key, new_key
+
+        clean_workspace = limits.check_name(workspace, field="workspace")
+        key_id, full = new_key()
+        key = ApiKey(
+            id=key_id, workspace=clean_workspace, name=limits.check_name(name, field="name"), created_at=utcnow()
+        )
+        self.store.add_api_key(key, hash_key(full))
+        return key, full
+
+    def authenticate(self, full_key: str) -> ApiKey | None:
+        """The active key matching `full_key`, or None (unknown, malformed or revoked)."""
+        from forethought.domain.keys import hash_key
+
+        if not isinstance(full_key, str) or not full_key.startswith("ft_") or len(full_key) > 200:
+            return None
+        key = self.store.api_key_by_hash(hash_key(full_key))
+        return key if key is not None and key.active else None
+
+    def revoke_api_key(self, key_id: str) -> ApiKey:
+        return self.store.revoke_api_key(key_id, utcnow())
+
+    def list_api_keys(self, workspace: str | None = None) -> list[ApiKey]:
+        return self.store.list_api_keys(workspace)
 
     # -- writes ----------------------------------------------------------------------------
     def retain(

@@ -108,3 +108,14 @@ def test_transcript_problems_are_one_line_errors(cli: Cli, tmp_path: Path) -> No
     result = cli("submit", "--space", "p", "--file", str(bad))
     assert result.code == 2 and result.err.startswith("error: transcript") and "Traceback" not in result.err
     assert not cli.db.exists()
+
+
+def test_keys_create_prints_the_key_once_and_list_never_does(cli: Cli) -> None:
+    created = cli("keys", "create", "--json", "--workspace", "acme")
+    assert created.code == 0, created.err
+    key = created.json()["key"]
+    assert key.startswith("ft_")
+    listed = cli("keys", "list", "--json")
+    assert listed.code == 0 and key not in listed.out and listed.json()[0]["workspace"] == "acme"
+    assert cli("keys", "revoke", listed.json()[0]["id"]).code == 0
+    assert cli("keys", "list", "--json").json()[0]["revoked"] is True

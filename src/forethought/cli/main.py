@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from forethought.cli import core, pipeline
+from forethought.cli import core, keys, pipeline
 from forethought.cli.context import Context, Output
 from forethought.cli.doctor import doctor
 from forethought.errors import BackendError, Conflict, ForethoughtError, InvalidInput, NotFound
@@ -28,7 +28,12 @@ EXIT_CODES: list[tuple[type[ForethoughtError], int]] = [
     (Conflict, 4),
     (BackendError, 5),
 ]
-COMMANDS: dict[str, Callable[[Context], Output]] = {**core.COMMANDS, **pipeline.COMMANDS, "doctor": doctor}
+COMMANDS: dict[str, Callable[[Context], Output]] = {
+    **core.COMMANDS,
+    **pipeline.COMMANDS,
+    "doctor": doctor,
+    "keys": keys.keys,
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     core.register(add)
     pipeline.register(add)
+    keys.register(add)
     for name, help_text in (
         ("doctor", "show the active store, embedder and model, and whether each works"),
         ("demo", "a short guided tour on a temporary database"),

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from forethought.domain import AuditEvent, Evidence, Record, Session, Space, SpaceKey, Status, Turn
+from forethought.domain.keys import ApiKey
 
 __all__ = [
     "Capabilities",
@@ -265,6 +266,21 @@ class Store(ABC):
     @abstractmethod
     def list_traces(self, space_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
         """Newest first."""
+
+    # -- api keys --------------------------------------------------------------------------
+    @abstractmethod
+    def add_api_key(self, key: ApiKey, key_hash: str) -> None: ...
+
+    @abstractmethod
+    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key with this hash, revoked or not (callers check `active`)."""
+
+    @abstractmethod
+    def list_api_keys(self, workspace: str | None = None) -> list[ApiKey]: ...
+
+    @abstractmethod
+    def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        """Mark a key revoked (idempotent); NotFound for an unknown id."""
 
     # -- audit -----------------------------------------------------------------------------
     @abstractmethod

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from forethought.domain import Action, AuditEvent, Record, Session, Space, SpaceKey, Turn, new_id
 from forethought.domain.ids import space_id_for
+from forethought.domain.keys import ApiKey
 from forethought.domain.times import format_time, parse_time, utcnow
 from forethought.errors import BackendError, Conflict, InvalidInput, NotFound
 from forethought.store.base import Capabilities, ChangeSet, Job, RecordFilter, ScoredId, Store, Vector
@@ -690,6 +691,44 @@ class SQLiteStore(Store):
         )
         return [json.loads(r[1]) for r in rows if self._own(space_id, r[0])]
 
+    # -- api keys --------------------------------------------------------------------------
+    def add_api_key(self, key: ApiKey, key_hash: str) -> None:
+        self._write(
+            lambda c: c.execute(
+                "INSERT INTO api_keys (id, workspace, name, hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                (key.id, key.workspace, key.name, key_hash, format_time(key.created_at)),
+            )
+        )
+
+    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+        rows = self._fetch(
+            "SELECT id, workspace, name, created_at, revoked_at FROM api_keys WHERE hash = ?", (key_hash,)
+        )
+        return _api_key(rows[0]) if rows else None
+
+    def list_api_keys(self, workspace: str | None = None) -> list[ApiKey]:
+        sql = "SELECT id, workspace, name, created_at, revoked_at FROM api_keys"
+        rows = (
+            self._fetch(sql + " ORDER BY created_at", ())
+            if workspace is None
+            else self._fetch(sql + " WHERE workspace = ? ORDER BY created_at", (workspace,))
+        )
+        return [_api_key(r) for r in rows]
+
+    def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey:
+        def write(conn: Any) -> Any:
+            conn.execute(
+                "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?", (format_time(at), key_id)
+            )
+            return conn.execute(
+                "SELECT id, workspace, name, created_at, revoked_at FROM api_keys WHERE id = ?", (key_id,)
+            ).fetchone()
+
+        row = self._write(write)
+        if row is None:
+            raise NotFound(f"no API key {key_id!r}")
+        return _api_key(row)
+
     # -- audit -----------------------------------------------------------------------------
     def audit_events(
         self, space_id: str, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
@@ -711,6 +750,16 @@ class SQLiteStore(Store):
     def raw(self) -> Iterator[Any]:
         """The calling thread's connection, for tests and maintenance tools only."""
         yield self._conn()
+
+
+def _api_key(row: Sequence[Any]) -> ApiKey:
+    return ApiKey(
+        id=row[0],
+        workspace=row[1],
+        name=row[2],
+        created_at=parse_time(row[3]),
+        revoked_at=None if row[4] is None else parse_time(row[4]),
+    )
 
 
 def _turn_values(session_id: str, turn: Turn) -> tuple[Any, ...]:
