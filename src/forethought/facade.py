@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,7 @@ from forethought.domain import (
 from forethought.domain.keys import ApiKey
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
-from forethought.errors import InvalidInput
+from forethought.errors import InvalidInput, NotFound
 from forethought.llm.base import ChatModel
 from forethought.outbox import OutboxReport, drain
 from forethought.pipeline.service import PipelineApi
@@ -100,6 +101,17 @@ class Forethought(PipelineApi):
     def close(self) -> None:
         self.store.close()
 
+    def acting_as(self, actor: str) -> Forethought:
+        """This memory (same store, embedder and model) writing `actor` into audit events: the
+        server uses one per API key so the audit trail says which key made each change."""
+        clone = copy.copy(self)
+        clone.actor = actor
+        return clone
+
+    def stats(self) -> dict[str, Any]:
+        """What the store reports about itself: backend, schema, counts (never content)."""
+        return self.store.stats()
+
     def __enter__(self) -> Forethought:
         return self
 
@@ -114,6 +126,11 @@ class Forethought(PipelineApi):
         except ValidationError as exc:
             raise InvalidInput(_first_error(exc)) from None
         return self.store.resolve_space(key, create=create)
+
+    def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
+        """The spaces of one workspace (of one subject type, if given), oldest first."""
+        found = self.store.list_spaces(limits.check_name(workspace, field="workspace"))
+        return [s for s in found if subject_type is None or s.key.subject_type == subject_type]
 
     def erase_space(self, ref: SpaceRef) -> int:
         """Remove everything the space holds; returns the number of records erased."""
@@ -141,7 +158,11 @@ class Forethought(PipelineApi):
         key = self.store.api_key_by_hash(hash_key(full_key))
         return key if key is not None and key.active else None
 
-    def revoke_api_key(self, key_id: str) -> ApiKey:
+    def revoke_api_key(self, key_id: str, *, workspace: str | None = None) -> ApiKey:
+        """Revoke a key (idempotent). With `workspace`, only a key of that workspace: another's is
+        NotFound, exactly like an unknown id (the server passes the caller's workspace)."""
+        if workspace is not None and all(k.id != key_id for k in self.store.list_api_keys(workspace)):
+            raise NotFound(f"no API key {key_id!r}")
         return self.store.revoke_api_key(key_id, utcnow())
 
     def list_api_keys(self, workspace: str | None = None) -> list[ApiKey]:
@@ -412,6 +433,16 @@ class Forethought(PipelineApi):
             events.extend(self.store.audit_events(target.id, record_id=record.id, limit=1000))
         events.sort(key=lambda e: (e.at, e.id), reverse=True)
         return History(record=start, chain=chain, events=events)
+
+    def audit_events(
+        self, space: SpaceRef, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
+    ) -> list[AuditEvent]:
+        """A space's audit events, newest first; `before_seq` continues from an event's `seq`."""
+        try:
+            target = self.space(space, create=False)
+        except LookupError:
+            return []
+        return self.store.audit_events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
 
     def list_records(
         self,

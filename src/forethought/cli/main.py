@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from forethought.cli import core, keys, pipeline
+from forethought.cli import core, keys, mcp, pipeline, serve
 from forethought.cli.context import Context, Output
 from forethought.cli.doctor import doctor
 from forethought.errors import BackendError, Conflict, ForethoughtError, InvalidInput, NotFound
@@ -33,6 +33,7 @@ COMMANDS: dict[str, Callable[[Context], Output]] = {
     **pipeline.COMMANDS,
     "doctor": doctor,
     "keys": keys.keys,
+    "serve": serve.serve,
 }
 
 
@@ -85,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     core.register(add)
     pipeline.register(add)
     keys.register(add)
+    serve.register(add)
+    mcp.register(add)
     for name, help_text in (
         ("doctor", "show the active store, embedder and model, and whether each works"),
         ("demo", "a short guided tour on a temporary database"),
@@ -105,6 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from forethought.cli.demo import run_demo
 
             return run_demo(embedder=settings.embedder)
+        if args.command == "mcp":
+            return mcp.serve_mcp(args, settings)
         from forethought.plugins import get_app
 
         ctx = Context(args=args, settings=settings, app=get_app(getattr(args, "app", "generic")))

@@ -199,6 +199,30 @@ class PipelineApi:
             pending=pending, filtered=[r for r in rejected if any(f.startswith("validator:") for f in r.flags)]
         )
 
+    def list_sessions(
+        self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
+    ) -> list[Session]:
+        """Captured sessions, newest first; `before_id` continues after a session of an earlier page."""
+        _, key = self._app_key(app, space)
+        memory = _memory(self)
+        try:
+            space_id = memory.space(key, create=False).id
+        except LookupError:
+            return []
+        return memory.store.list_sessions(space_id, limit=limit, before_id=before_id)
+
+    def list_traces(
+        self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
+        _, key = self._app_key(app, space)
+        memory = _memory(self)
+        try:
+            space_id = memory.space(key, create=False).id
+        except LookupError:
+            return []
+        return memory.store.list_traces(space_id, limit=limit, before_id=before_id)
+
     def trace(self, space: SpaceKey | str, trace_id: str, app: AppRef = "generic") -> dict[str, Any]:
         _, key = self._app_key(app, space)
         memory = _memory(self)

@@ -244,7 +244,8 @@ class Store(ABC):
     def get_session(self, space_id: str, session_id: str) -> Session: ...
 
     @abstractmethod
-    def list_sessions(self, space_id: str, *, limit: int = 100) -> list[Session]: ...
+    def list_sessions(self, space_id: str, *, limit: int = 100, before_id: str | None = None) -> list[Session]:
+        """Newest first; with `before_id`, only sessions older than that one (a keyset cursor)."""
 
     # -- traces ----------------------------------------------------------------------------
     @abstractmethod
@@ -264,8 +265,8 @@ class Store(ABC):
         """The stored trace data; NotFound for an unknown id or one of another space."""
 
     @abstractmethod
-    def list_traces(self, space_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
-        """Newest first."""
+    def list_traces(self, space_id: str, *, limit: int = 50, before_id: str | None = None) -> list[dict[str, Any]]:
+        """Newest first; with `before_id`, only traces older than that one (a keyset cursor)."""
 
     # -- api keys --------------------------------------------------------------------------
     @abstractmethod

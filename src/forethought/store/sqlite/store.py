@@ -148,6 +148,7 @@ class SQLiteStore(Store):
                 "schema_version": conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0],
                 "spaces": conn.execute("SELECT COUNT(*) FROM spaces").fetchone()[0],
                 "records": conn.execute("SELECT COUNT(*) FROM records").fetchone()[0],
+                "records_by_status": dict(conn.execute("SELECT status, COUNT(*) FROM records GROUP BY status")),
                 "pending_outbox_jobs": conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0],
             }
 
@@ -644,16 +645,9 @@ class SQLiteStore(Store):
             raise NotFound(f"no session {session_id!r} in this space")
         return session_from_rows(row, turns)
 
-    def list_sessions(self, space_id: str, *, limit: int = 100) -> list[Session]:
-        ids = self._read(
-            lambda c: [
-                r[0]
-                for r in c.execute(
-                    "SELECT id FROM sessions WHERE space_id = ? ORDER BY created_at DESC LIMIT ?",
-                    (space_id, limit),
-                )
-            ]
-        )
+    def list_sessions(self, space_id: str, *, limit: int = 100, before_id: str | None = None) -> list[Session]:
+        sql, args = _newest_first("sessions", "id", space_id, limit, before_id)
+        ids = self._read(lambda c: [r[0] for r in c.execute(sql, args)])
         return [self.get_session(space_id, i) for i in ids]
 
     # -- traces ----------------------------------------------------------------------------
@@ -685,10 +679,8 @@ class SQLiteStore(Store):
         data: dict[str, Any] = json.loads(row[1])
         return data
 
-    def list_traces(self, space_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
-        rows = self._fetch(
-            "SELECT space_id, data FROM traces WHERE space_id = ? ORDER BY created_at DESC LIMIT ?", (space_id, limit)
-        )
+    def list_traces(self, space_id: str, *, limit: int = 50, before_id: str | None = None) -> list[dict[str, Any]]:
+        rows = self._fetch(*_newest_first("traces", "space_id, data", space_id, limit, before_id))
         return [json.loads(r[1]) for r in rows if self._own(space_id, r[0])]
 
     # -- api keys --------------------------------------------------------------------------
@@ -760,6 +752,17 @@ def _api_key(row: Sequence[Any]) -> ApiKey:
         created_at=parse_time(row[3]),
         revoked_at=None if row[4] is None else parse_time(row[4]),
     )
+
+
+def _newest_first(table: str, columns: str, space_id: str, limit: int, before_id: str | None) -> tuple[str, list[Any]]:
+    """A space's rows newest first; with `before_id` (a keyset cursor) only older ones. A cursor
+    naming a row of another space matches nothing."""
+    sql = f"SELECT {columns} FROM {table} WHERE space_id = ?"
+    args: list[Any] = [space_id]
+    if before_id is not None:
+        sql += f" AND (created_at, id) < (SELECT created_at, id FROM {table} WHERE id = ? AND space_id = ?)"
+        args += [before_id, space_id]
+    return sql + " ORDER BY created_at DESC, id DESC LIMIT ?", [*args, limit]
 
 
 def _turn_values(session_id: str, turn: Turn) -> tuple[Any, ...]:

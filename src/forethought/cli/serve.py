@@ -1,0 +1,72 @@
+"""`forethought serve`: the HTTP API on uvicorn, over the same façade as every other command.
+
+The port opens at once: the embedding model loads in the background (a request that needs it
+meanwhile waits for it), and so does demo seeding; `/health` answers from the first moment and
+`/ready` once that work is done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+
+from forethought.cli.context import Context, Output
+from forethought.errors import InvalidInput
+
+__all__ = ["register", "serve"]
+
+
+def _port(value: str) -> int:
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {value!r}")
+    return int(value)
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def serve(ctx: Context) -> Output:
+    import uvicorn  # the server's dependencies load only for this command
+
+    from forethought.server import ServerSettings, Services, create_app
+    from forethought.server.demo import demo_key, key_file, seed_demo
+
+    a = ctx.args
+    server_settings = ServerSettings.load(os.environ)
+    memory = ctx.memory(create=True)
+    memory.model = ctx.model()
+    services = Services(memory, server_settings)
+    url = _url(a.host, a.port)
+    print(f"Forethought API on {url}  (OpenAPI docs: {url}/docs)", flush=True)
+    print(f"  database {ctx.settings.db}, embedder {ctx.settings.embedder}, model: {services.mode}", flush=True)
+    load = getattr(memory.embedder, "load", None)
+    if callable(load):
+        services.startup.run("embedder", load)
+    if a.demo:
+        key = demo_key(memory, ctx.settings.db)
+        services.startup.run("demo", lambda: seed_demo(memory))
+        print(f"  demo workspace key: {key}  (kept in {key_file(ctx.settings.db)}, mode 0600)", flush=True)
+        print(f"  try: curl -H 'Authorization: Bearer {key}' {url}/v1/apps/career/subjects", flush=True)
+    config = uvicorn.Config(
+        create_app(services), host=a.host, port=a.port, log_level=a.log_level, access_log=a.log_level == "info"
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    services.startup.wait(timeout_s=10)  # let seeding finish its transaction before the store closes
+    if not server.started:
+        raise InvalidInput(f"could not listen on {a.host}:{a.port} (see the message above)")
+    return Output({"stopped": True}, "stopped")
+
+
+def register(add: Callable[..., argparse.ArgumentParser]) -> None:
+    p = add("serve", "run the HTTP API (see docs/api.md)", space=False)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=_port, default=8765, help="TCP port (default: 8765)")
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="seed demo memories for every app into the 'demo' workspace and print a demo API key",
+    )
+    p.add_argument("--log-level", choices=["warning", "info", "debug"], default="warning", help="server log level")

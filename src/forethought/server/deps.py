@@ -1,0 +1,135 @@
+"""Dependencies every route declares with `Annotated`: the services, the authenticated caller,
+the subject (space) a route addresses, and paging parameters.
+
+Identity comes first: `get_caller` resolves the API key to its workspace before anything touches
+memory, and `get_subject` builds the space key from that workspace — never from anything the
+client sends — so a key of one workspace has no way to name another workspace's space.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Path, Query, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from forethought.apps.base import App
+from forethought.domain import SpaceKey
+from forethought.errors import InvalidInput
+from forethought.facade import Forethought
+from forethought.plugins import app_names, get_app
+from forethought.server.errors import ApiError
+from forethought.server.services import Services
+
+__all__ = [
+    "Caller",
+    "CallerDep",
+    "PageDep",
+    "PageParams",
+    "ServicesDep",
+    "Subject",
+    "SubjectDep",
+    "get_caller",
+    "get_services",
+    "get_subject",
+]
+
+_bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer ft_...`")
+_header_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="An API key, as a header of its own.")
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The authenticated API key: its id, its workspace, and the memory acting as it."""
+
+    key_id: str
+    workspace: str
+    memory: Forethought
+
+
+def get_caller(
+    services: ServicesDep,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    header_key: Annotated[str | None, Depends(_header_key)],
+) -> Caller:
+    presented = bearer.credentials if bearer is not None else header_key
+    challenge = {"WWW-Authenticate": "Bearer"}
+    if not presented:
+        raise ApiError(401, "unauthorized", "an API key is required (Authorization: Bearer <key>)", headers=challenge)
+    key = services.memory.authenticate(presented)
+    if key is None:
+        raise ApiError(401, "unauthorized", "unknown or revoked API key", headers=challenge)
+    verdict = services.limiter.take(key.id)
+    if not verdict.allowed:
+        services.metrics.rate_limited()
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"over the rate limit of {services.limiter.rate:g} requests a second for this key",
+            headers={"Retry-After": str(verdict.retry_after_s)},
+        )
+    return Caller(key.id, key.workspace, services.memory.acting_as(f"key:{key.id}"))
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The space a route addresses: (caller's workspace, app's subject type, subject id)."""
+
+    caller: Caller
+    app: App
+    key: SpaceKey
+
+    @property
+    def memory(self) -> Forethought:
+        return self.caller.memory
+
+
+def resolve_app(name: str) -> App:
+    try:
+        return get_app(name)
+    except InvalidInput:
+        raise ApiError(404, "not_found", f"unknown app {name!r} (known: {', '.join(app_names())})") from None
+
+
+def get_subject(
+    caller: CallerDep,
+    app: Annotated[str, Path(description="The app: generic, career, support, project (or a plugin's).")],
+    subject_id: Annotated[str, Path(description="The subject within the app: a student, customer, project.")],
+) -> Subject:
+    resolved = resolve_app(app)
+    try:
+        key = SpaceKey(workspace=caller.workspace, subject_type=resolved.subject_type, subject_id=subject_id)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise InvalidInput(str(exc).splitlines()[-1].strip().removeprefix("Value error, ")) from None
+    return Subject(caller, resolved, key)
+
+
+SubjectDep = Annotated[Subject, Depends(get_subject)]
+
+
+@dataclass(frozen=True)
+class PageParams:
+    limit: int
+    cursor: str | None
+
+
+def get_page(
+    limit: Annotated[int, Query(ge=1, le=200, description="Items per page (1-200).")] = 50,
+    cursor: Annotated[str | None, Query(max_length=512, description="`next_cursor` of the previous page.")] = None,
+) -> PageParams:
+    return PageParams(limit, cursor)
+
+
+PageDep = Annotated[PageParams, Depends(get_page)]

@@ -1,0 +1,18 @@
+"""One APIRouter per resource; `ROUTERS` is the order they are mounted in."""
+
+from fastapi import APIRouter
+
+from forethought.server.routes import health, inbox, keys, pipeline, records, sessions, subjects, traces
+
+__all__ = ["ROUTERS"]
+
+ROUTERS: list[APIRouter] = [
+    health.router,
+    keys.router,
+    subjects.router,
+    sessions.router,
+    records.router,
+    inbox.router,
+    pipeline.router,
+    traces.router,
+]

@@ -1,0 +1,53 @@
+"""The review inbox: candidates waiting for a person, and the decisions on them."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from forethought.domain import Status
+from forethought.server.deps import PageDep, SubjectDep
+from forethought.server.pagination import decode_cursor, page_of
+from forethought.server.routes.paths import SUBJECT
+from forethought.server.schemas.common import ERRORS, Page, RecordOut
+from forethought.server.schemas.records import ApproveAllIn, ApprovedOut, ApproveIn, EditIn, RejectIn
+
+__all__ = ["router"]
+
+router = APIRouter(prefix=f"{SUBJECT}/inbox", tags=["inbox"], responses=ERRORS)
+
+
+@router.get("", summary="Candidates waiting for review, oldest first", response_model=Page[RecordOut])
+def pending(subject: SubjectDep, page: PageDep) -> Page[RecordOut]:
+    """Each carries its validator `flags` (a flagged one must be edited before approval) and the
+    `relation` found to existing memory. What the validator filtered out is listed under
+    `GET .../records?status=rejected` (flags `validator:<rule>`)."""
+    found = subject.memory.list_records(
+        subject.key, statuses=(Status.CANDIDATE,), limit=page.limit + 1, after_id=decode_cursor(page.cursor)
+    )
+    items, cursor = page_of(found, page.limit, lambda r: r.id)
+    return Page(items=[RecordOut.of(r) for r in items], next_cursor=cursor)
+
+
+@router.post("/approve-all", summary="Approve every unflagged, conflict-free candidate", response_model=ApprovedOut)
+def approve_all(subject: SubjectDep, body: ApproveAllIn | None = None) -> ApprovedOut:
+    done = subject.memory.approve_all(subject.key, high_confidence=(body or ApproveAllIn()).high_confidence)
+    return ApprovedOut(approved=[RecordOut.of(r) for r in done])
+
+
+@router.post("/{record_id}/approve", summary="Approve a candidate", response_model=RecordOut)
+def approve(subject: SubjectDep, record_id: str, body: ApproveIn | None = None) -> RecordOut:
+    """A candidate that conflicts with a record needs `conflict`: supersede it, or keep both."""
+    choice = body or ApproveIn()
+    return RecordOut.of(subject.memory.approve(subject.key, record_id, reason=choice.reason, conflict=choice.conflict))
+
+
+@router.post(
+    "/{record_id}/edit", status_code=201, summary="Correct a candidate (a new version)", response_model=RecordOut
+)
+def edit(subject: SubjectDep, record_id: str, body: EditIn) -> RecordOut:
+    return RecordOut.of(subject.memory.edit(subject.key, record_id, body.text, tags=body.tags, reason=body.reason))
+
+
+@router.post("/{record_id}/reject", summary="Reject a candidate", response_model=RecordOut)
+def reject(subject: SubjectDep, record_id: str, body: RejectIn | None = None) -> RecordOut:
+    return RecordOut.of(subject.memory.reject(subject.key, record_id, reason=(body or RejectIn()).reason))

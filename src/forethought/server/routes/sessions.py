@@ -1,0 +1,63 @@
+"""Sessions: capture a transcript (it goes through extraction and review), list what was captured."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter
+
+from forethought.server.deps import PageDep, SubjectDep
+from forethought.server.pagination import decode_cursor, page_of
+from forethought.server.routes.paths import SUBJECT
+from forethought.server.schemas.admin import (
+    RejectionOut,
+    SessionCreate,
+    SessionOut,
+    SubmissionOut,
+    SubmittedItemOut,
+)
+from forethought.server.schemas.common import ERRORS, Page, RecordOut
+
+__all__ = ["router"]
+
+router = APIRouter(prefix=f"{SUBJECT}/sessions", tags=["sessions"], responses=ERRORS)
+
+
+@router.post("", status_code=201, summary="Capture a transcript and send its memories to review")
+def submit_session(subject: SubjectDep, body: SessionCreate) -> SubmissionOut:
+    """Secrets are scrubbed before anything is stored; candidates the app's policy approves become
+    active at once, the rest wait in the inbox; validator rejections are listed with their rule."""
+    if body.messages is not None:
+        transcript, fmt = json.dumps({"messages": [m.model_dump() for m in body.messages]}), "json"
+    else:
+        transcript, fmt = body.text or "", body.format
+    done = subject.memory.submit_session(subject.app, subject.key, transcript, title=body.title, fmt=fmt, source="api")
+    s = done.result.submission
+    return SubmissionOut(
+        session=SessionOut.of(done.session),
+        items=[
+            SubmittedItemOut(
+                outcome=i.outcome,
+                relation=i.relation.label.value,
+                target_id=i.relation.target_id,
+                record=RecordOut.of(i.record),
+            )
+            for i in s.items
+        ],
+        rejected=[
+            RejectionOut(rule=r.rule, reason=r.reason, kind=r.candidate.kind, statement=r.candidate.statement)
+            for r in s.rejected
+        ],
+        mode=done.result.mode,
+        heuristic=done.result.mode == "heuristic",
+        degraded=done.result.degraded,
+    )
+
+
+@router.get("", summary="List captured sessions, newest first", response_model=Page[SessionOut])
+def list_sessions(subject: SubjectDep, page: PageDep) -> Page[SessionOut]:
+    found = subject.memory.list_sessions(
+        subject.key, subject.app, limit=page.limit + 1, before_id=decode_cursor(page.cursor)
+    )
+    items, cursor = page_of(found, page.limit, lambda s: s.id)
+    return Page(items=[SessionOut.of(s) for s in items], next_cursor=cursor)

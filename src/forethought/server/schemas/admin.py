@@ -1,0 +1,157 @@
+"""Health, readiness, API keys, subjects and sessions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from forethought.domain import Role, Session, Space, Turn
+from forethought.domain.keys import ApiKey
+from forethought.server.schemas.common import RecordOut
+
+__all__ = [
+    "HealthOut",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyOut",
+    "MessageIn",
+    "ReadyOut",
+    "RejectionOut",
+    "SessionCreate",
+    "SessionOut",
+    "SubjectOut",
+    "SubmissionOut",
+    "SubmittedItemOut",
+    "TurnOut",
+]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+
+
+class ReadyOut(BaseModel):
+    status: Literal["ready"] = "ready"
+    mode: str = Field(description='"heuristic" (no language model: every stage is rule-based) or "llm:<model>".')
+    heuristic: bool
+    store: dict[str, object] = Field(description="Backend, schema version and counts (no content).")
+    startup: dict[str, str] = Field(description="Background start-up work (model loading, demo data): state each.")
+
+
+class KeyCreate(_In):
+    name: str = Field(default="default", min_length=1, max_length=64, description="A label for people.")
+
+
+class KeyOut(BaseModel):
+    id: str
+    workspace: str
+    name: str
+    created_at: datetime
+    revoked_at: datetime | None
+    active: bool
+
+    @classmethod
+    def of(cls, key: ApiKey) -> KeyOut:
+        return cls(
+            id=key.id,
+            workspace=key.workspace,
+            name=key.name,
+            created_at=key.created_at,
+            revoked_at=key.revoked_at,
+            active=key.active,
+        )
+
+
+class KeyCreated(KeyOut):
+    key: str = Field(description="The full key. Shown once: only its hash is stored.")
+
+
+class SubjectOut(BaseModel):
+    app: str
+    subject_id: str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, app: str, space: Space) -> SubjectOut:
+        return cls(app=app, subject_id=space.key.subject_id, created_at=space.created_at)
+
+
+class MessageIn(_In):
+    role: str = Field(description="user, assistant, tool, system (or a name: customer, student, advisor...).")
+    content: str
+    speaker: str | None = None
+
+
+class SessionCreate(_In):
+    """A transcript to capture: `text` ("Speaker: line" chat, JSON or JSON Lines) or `messages`."""
+
+    title: str = Field(min_length=1, max_length=200)
+    text: str | None = Field(default=None, description="The transcript as text, in `format`.")
+    messages: list[MessageIn] | None = Field(default=None, max_length=5000)
+    format: Literal["auto", "text", "json", "jsonl"] = "auto"
+
+    @model_validator(mode="after")
+    def _one_source(self) -> SessionCreate:
+        if (self.text is None) == (self.messages is None):
+            raise ValueError("give exactly one of text or messages")
+        return self
+
+
+class TurnOut(BaseModel):
+    index: int
+    role: Role
+    speaker: str | None
+    text: str
+    occurred_at: datetime | None
+
+    @classmethod
+    def of(cls, turn: Turn) -> TurnOut:
+        return cls.model_validate(turn.model_dump())
+
+
+class SessionOut(BaseModel):
+    id: str
+    title: str
+    source: str
+    created_at: datetime
+    turns: list[TurnOut]
+
+    @classmethod
+    def of(cls, session: Session) -> SessionOut:
+        return cls(
+            id=session.id,
+            title=session.title,
+            source=session.source,
+            created_at=session.created_at,
+            turns=[TurnOut.of(t) for t in session.turns],
+        )
+
+
+class SubmittedItemOut(BaseModel):
+    outcome: Literal["pending", "approved", "merged", "rejected"]
+    relation: str = Field(description="new, duplicate, refines, conflicts or supersedes.")
+    target_id: str | None = Field(description="The existing record the relation points at.")
+    record: RecordOut
+
+
+class RejectionOut(BaseModel):
+    rule: str = Field(description="The validator rule, e.g. secret, evidence_not_found, transient.")
+    reason: str
+    kind: str
+    statement: str
+
+
+class SubmissionOut(BaseModel):
+    session: SessionOut
+    items: list[SubmittedItemOut]
+    rejected: list[RejectionOut]
+    mode: str
+    heuristic: bool
+    degraded: str | None

@@ -1,0 +1,229 @@
+"""Recall, brief, check, ask, the governed turn and its traces. Every answer made by a stage that
+can run on a model or on rules says which: `mode` ("heuristic" or "llm:<model>") and `heuristic`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from forethought.domain import Status
+from forethought.llm.base import Usage
+from forethought.pipeline.reports import Answer, Brief, CheckReport, SkippedPattern, Violation
+from forethought.pipeline.trace import Stage
+from forethought.pipeline.turn import TurnResult
+from forethought.recall import RecallHit, RecallResult, SignalScore
+from forethought.server.schemas.common import RecordOut
+
+__all__ = [
+    "AnswerOut",
+    "AskIn",
+    "BriefIn",
+    "BriefItemOut",
+    "BriefOut",
+    "CheckIn",
+    "CheckOut",
+    "FilteredOut",
+    "HitOut",
+    "RecallIn",
+    "RecallOut",
+    "TraceOut",
+    "TurnIn",
+    "TurnOut",
+]
+
+_MODE = 'What did the work: "heuristic" (rules, no language model) or "llm:<model>".'
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RecallIn(_In):
+    query: str
+    k: int = Field(default=10, ge=1, le=200)
+    kinds: list[str] = Field(default_factory=list, max_length=64)
+    tags: list[str] = Field(default_factory=list, max_length=32)
+    statuses: list[Status] | None = Field(default=None, description="Default: active (and superseded with as_of).")
+    as_of: str | None = Field(default=None, description="Time travel in valid time: what was true then.")
+    after: str | None = None
+    before: str | None = None
+    strategy: str = Field(default="balanced", description="A recall preset name.")
+    token_budget: int | None = Field(default=None, ge=1)
+
+
+class HitOut(BaseModel):
+    record: RecordOut
+    score: float
+    tokens: int
+    why: dict[str, SignalScore] = Field(description="Per signal: rank, raw score and share of the fused score.")
+    explain: str = Field(description="The same, as one line for people.")
+
+    @classmethod
+    def of(cls, hit: RecallHit) -> HitOut:
+        return cls(
+            record=RecordOut.of(hit.record), score=hit.score, tokens=hit.tokens, why=hit.why, explain=hit.explain()
+        )
+
+
+class RecallOut(BaseModel):
+    query: str
+    strategy: str
+    hits: list[HitOut]
+    tokens: int
+    over_budget: int
+    candidates: int
+    unavailable: list[str] = Field(description="Signals that could not run (e.g. semantic while the model loads).")
+    timings_ms: dict[str, float]
+
+    @classmethod
+    def of(cls, result: RecallResult) -> RecallOut:
+        data = result.model_dump(exclude={"hits"})
+        return cls(**data, hits=[HitOut.of(h) for h in result.hits])
+
+
+class BriefIn(_In):
+    task: str = Field(description="What the model is about to do.")
+    limit: int = Field(default=5, ge=1, le=50)
+    file_paths: list[str] = Field(default_factory=list, max_length=100)
+
+
+class BriefItemOut(BaseModel):
+    record: RecordOut
+    reason: str
+    score: float
+
+
+class FilteredOut(BaseModel):
+    record: RecordOut
+    reason: str
+
+
+class BriefOut(BaseModel):
+    task: str
+    used: list[BriefItemOut]
+    filtered: list[FilteredOut]
+    block: str = Field(description="The memory block for the top of a system prompt (data, not instructions).")
+    block_tokens: int
+    all_memory_tokens: int
+    recalled: bool
+    mode: str = Field(description=_MODE)
+    heuristic: bool
+    degraded: str | None
+    note: str | None
+    usage: Usage
+    timings_ms: dict[str, float]
+
+    @classmethod
+    def of(cls, brief: Brief) -> BriefOut:
+        return cls(
+            **brief.model_dump(exclude={"used", "filtered", "usage"}),
+            usage=brief.usage,
+            used=[BriefItemOut(record=RecordOut.of(i.record), reason=i.reason, score=i.score) for i in brief.used],
+            filtered=[FilteredOut(record=RecordOut.of(i.record), reason=i.reason) for i in brief.filtered],
+            heuristic=brief.mode == "heuristic",
+        )
+
+
+class CheckIn(_In):
+    draft: str = Field(description="The draft reply, code or plan to check against memory.")
+
+
+class CheckOut(BaseModel):
+    violations: list[Violation]
+    dropped_judge_findings: int
+    skipped_patterns: list[SkippedPattern]
+    records_checked: int
+    clean: bool = Field(description="No violation of severity error.")
+    mode: str = Field(description=_MODE)
+    heuristic: bool
+    degraded: str | None
+    usage: Usage
+    timings_ms: dict[str, float]
+
+    @classmethod
+    def of(cls, report: CheckReport) -> CheckOut:
+        return cls.model_validate({**dict(report), "heuristic": report.mode == "heuristic"})
+
+
+class AskIn(_In):
+    question: str
+
+
+class AnswerOut(BaseModel):
+    question: str
+    text: str
+    citations: list[str] = Field(description="Handles of the records the answer relies on.")
+    records: list[RecordOut]
+    mode: str = Field(description=_MODE)
+    heuristic: bool
+    degraded: str | None
+    usage: Usage
+
+    @classmethod
+    def of(cls, answer: Answer) -> AnswerOut:
+        return cls(
+            question=answer.question,
+            text=answer.text,
+            citations=answer.citations,
+            records=[RecordOut.of(r) for r in answer.records],
+            mode=answer.mode,
+            heuristic=answer.mode == "heuristic",
+            degraded=answer.degraded,
+            usage=answer.usage,
+        )
+
+
+class TurnIn(_In):
+    message: str
+    session_id: str | None = Field(default=None, description="Continue this session (else a new one).")
+
+
+class TurnOut(BaseModel):
+    reply: str
+    session_id: str
+    trace_id: str
+    blocked: bool = Field(description="The draft went against memory twice and was not sent.")
+    mode: str = Field(description=_MODE)
+    heuristic: bool
+    used: list[dict[str, Any]] = Field(description="The records the reply was given: id, handle, reason.")
+    degraded: list[str] = Field(description="Stages that fell back, and why.")
+
+    @classmethod
+    def of(cls, result: TurnResult) -> TurnOut:
+        trace = result.trace
+        return cls(
+            reply=result.reply,
+            session_id=result.session_id,
+            trace_id=trace.id,
+            blocked=result.blocked,
+            mode=trace.mode,
+            heuristic=trace.heuristic,
+            used=trace.used,
+            degraded=trace.degraded,
+        )
+
+
+class TraceOut(BaseModel):
+    """What one governed turn did, stage by stage (ids, reasons, timings — never memory text)."""
+
+    model_config = ConfigDict(extra="ignore")  # the stored trace also names the internal space id
+
+    id: str
+    kind: str
+    session_id: str | None
+    app: str
+    created_at: datetime
+    mode: str = Field(description=_MODE)
+    heuristic: bool
+    stages: list[Stage]
+    recalled: list[dict[str, Any]]
+    used: list[dict[str, Any]]
+    filtered: list[dict[str, Any]]
+    violations: list[dict[str, Any]]
+    regenerated: bool
+    blocked: bool
+    memory: dict[str, Any]
+    usage: Usage
+    degraded: list[str]

@@ -1,0 +1,99 @@
+"""Records: retain, supersede, retract, history; and the inbox's review actions."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from forethought.domain import CheckPatterns, Role
+from forethought.server.schemas.common import AuditEventOut, RecordOut
+
+__all__ = [
+    "ApproveAllIn",
+    "ApproveIn",
+    "ApprovedOut",
+    "EditIn",
+    "ForgetOut",
+    "HistoryOut",
+    "RejectIn",
+    "RetainIn",
+    "RetainedOut",
+    "RetractIn",
+    "SupersedeIn",
+]
+
+_TIME = "An ISO 8601 date or time (UTC when no offset is given)."
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RetainIn(_In):
+    text: str = Field(description="The statement: one sentence that will be injected into prompts.")
+    kind: str = Field(default="note", description="The record kind (see the app's kinds).")
+    tags: list[str] = Field(default_factory=list, max_length=32)
+    occurred_at: str | None = Field(default=None, description=f"When it was decided or happened. {_TIME}")
+    external_id: str | None = Field(
+        default=None, description="Your id for it: retaining the same external id again returns the first record."
+    )
+    attributes: dict[str, Any] | None = None
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    status: Literal["active", "candidate"] = Field(default="active", description="candidate: into the inbox.")
+    asserted_by: Role = Role.USER
+    context: str | None = Field(default=None, description="Text said around it: searched, never injected.")
+    check: CheckPatterns | None = Field(default=None, description="Regexes a draft must not / must match.")
+
+
+class RetainedOut(BaseModel):
+    record: RecordOut
+    created: bool = Field(description="False when the external id named a record retained before.")
+
+
+class SupersedeIn(_In):
+    text: str
+    kind: str | None = Field(default=None, description="Default: the old record's kind.")
+    tags: list[str] | None = Field(default=None, max_length=32, description="Default: the old record's tags.")
+    occurred_at: str | None = Field(default=None, description=f"When the new fact took effect. {_TIME}")
+    reason: str | None = None
+    attributes: dict[str, Any] | None = None
+
+
+class RetractIn(_In):
+    why: str = Field(description="Why the record was wrong (kept in the audit trail).")
+
+
+class HistoryOut(BaseModel):
+    record: RecordOut
+    chain: list[RecordOut] = Field(description="Versions and supersessions, oldest first.")
+    events: list[AuditEventOut] = Field(description="Their audit events, newest first.")
+
+
+class ForgetOut(BaseModel):
+    forgotten: int = Field(description="Versions erased from every table and index.")
+
+
+class ApproveIn(_In):
+    reason: str | None = None
+    conflict: Literal["supersede", "keep_both"] | None = Field(
+        default=None, description="For a candidate that conflicts with a record: replace it, or keep both."
+    )
+
+
+class EditIn(_In):
+    text: str = Field(description="The corrected statement (a new version; the old one is rejected).")
+    tags: list[str] | None = Field(default=None, max_length=32)
+    reason: str | None = None
+
+
+class RejectIn(_In):
+    reason: str | None = None
+
+
+class ApproveAllIn(_In):
+    high_confidence: bool = Field(default=False, description="Only candidates with confidence ≥ 0.8 that are new.")
+
+
+class ApprovedOut(BaseModel):
+    approved: list[RecordOut]

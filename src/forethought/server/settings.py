@@ -1,0 +1,67 @@
+"""The server's own settings: request limits, rate limits, CORS and metrics access.
+
+Built only at the entry point (`forethought serve` passes the process environment to
+`ServerSettings.load`); `create_app` takes the object explicitly, so tests build their own.
+
+| setting | environment | default |
+|---|---|---|
+| max_body_bytes | FORETHOUGHT_SERVER_MAX_BODY_BYTES | 1 MiB |
+| max_json_depth | FORETHOUGHT_SERVER_MAX_JSON_DEPTH | 32 |
+| rate_per_second | FORETHOUGHT_SERVER_RATE (0 turns rate limiting off) | 20 |
+| rate_burst | FORETHOUGHT_SERVER_BURST | 40 |
+| cors_origins | FORETHOUGHT_SERVER_CORS_ORIGINS (comma separated) | none: no CORS |
+| metrics_token | FORETHOUGHT_SERVER_METRICS_TOKEN | none: /metrics is open |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from forethought.errors import InvalidInput
+
+__all__ = ["ServerSettings"]
+
+_ENV = {
+    "max_body_bytes": "FORETHOUGHT_SERVER_MAX_BODY_BYTES",
+    "max_json_depth": "FORETHOUGHT_SERVER_MAX_JSON_DEPTH",
+    "rate_per_second": "FORETHOUGHT_SERVER_RATE",
+    "rate_burst": "FORETHOUGHT_SERVER_BURST",
+    "cors_origins": "FORETHOUGHT_SERVER_CORS_ORIGINS",
+    "metrics_token": "FORETHOUGHT_SERVER_METRICS_TOKEN",
+}
+
+
+class ServerSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # A request body larger than this is refused with 413 before more of it is read.
+    max_body_bytes: int = Field(default=1 << 20, ge=1024, le=64 << 20)
+    # JSON nested deeper than this is refused with 422 before it is parsed.
+    max_json_depth: int = Field(default=32, ge=2, le=512)
+    # Per API key token bucket: sustained requests per second (0: no limit) and burst size.
+    rate_per_second: float = Field(default=20.0, ge=0)
+    rate_burst: int = Field(default=40, ge=1)
+    # Browser origins allowed to call the API; empty means no CORS middleware at all.
+    cors_origins: tuple[str, ...] = ()
+    # When set, /metrics requires `Authorization: Bearer <token>`; workspace API keys never do.
+    metrics_token: SecretStr | None = None
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str]) -> ServerSettings:
+        values: dict[str, object] = {}
+        for name, env in _ENV.items():
+            raw = environ.get(env, "").strip()
+            if not raw:
+                continue
+            if name == "cors_origins":
+                values[name] = tuple(o.strip() for o in raw.split(",") if o.strip())
+            else:
+                values[name] = raw
+        try:
+            return cls.model_validate(values)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            env = _ENV.get(str(error["loc"][0]), str(error["loc"][0])) if error["loc"] else "server settings"
+            raise InvalidInput(f"{env}: {error['msg']}") from None

@@ -1,0 +1,199 @@
+"""Every route's happy path, through the same façade the CLI uses."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+import forethought
+from forethought import Forethought, SpaceKey, Status
+from tests.server.conftest import Api
+
+SESSION = """User: We decided to format dates with date-fns; never use moment.js in this project.
+Assistant: Understood.
+User: The staging database is read-only; never write test data there.
+"""
+
+
+def _retain(api: Api, text: str, **extra: object) -> dict[str, object]:
+    response = api.post(api.url("project", "tillpoint", "/records"), json={"text": text, **extra})
+    assert response.status_code in (200, 201), response.text
+    record: dict[str, object] = response.json()["record"]
+    return record
+
+
+def test_health_and_ready_need_no_key(client: TestClient) -> None:
+    assert client.get("/health").json() == {"status": "ok", "version": forethought.__version__}
+    ready = client.get("/ready")
+    assert ready.status_code == 200
+    body = ready.json()
+    assert body["status"] == "ready" and body["mode"] == "heuristic" and body["heuristic"] is True
+    assert body["store"]["kind"] == "sqlite"
+
+
+def test_keys_create_list_revoke(api: Api, memory: Forethought) -> None:
+    made = api.post("/v1/keys", json={"name": "ci"})
+    assert made.status_code == 201
+    body = made.json()
+    assert body["workspace"] == "acme" and body["name"] == "ci" and body["key"].startswith("ft_")
+    listed = api.get("/v1/keys").json()
+    assert {k["id"] for k in listed["items"]} == {api.key_id, body["id"]}
+    assert all("key" not in k for k in listed["items"])  # shown once, never again
+    revoked = api.delete(f"/v1/keys/{body['id']}")
+    assert revoked.status_code == 200 and revoked.json()["active"] is False
+    assert memory.authenticate(body["key"]) is None
+    assert api.client.get("/v1/keys", headers={"Authorization": f"Bearer {body['key']}"}).status_code == 401
+
+
+def test_key_without_body_gets_the_default_name(api: Api) -> None:
+    assert api.post("/v1/keys").json()["name"] == "default"
+
+
+def test_subjects_list_the_apps_spaces_of_the_workspace(api: Api) -> None:
+    _retain(api, "Use Postgres for the ledger service.", kind="decision")
+    api.post(api.url("career", "maya", "/records"), json={"text": "Maya knows Python.", "kind": "skill"})
+    projects = api.get("/v1/apps/project/subjects").json()
+    assert [s["subject_id"] for s in projects["items"]] == ["tillpoint"]
+    assert projects["items"][0]["app"] == "project"
+    assert [s["subject_id"] for s in api.get("/v1/apps/career/subjects").json()["items"]] == ["maya"]
+    assert api.get("/v1/apps/support/subjects").json() == {"items": [], "next_cursor": None}
+
+
+def test_records_lifecycle(api: Api) -> None:
+    first = _retain(api, "Releases ship on Tuesday.", kind="deployment", occurred_at="2026-03-01", tags=["release"])
+    assert first["status"] == "active" and first["tags"] == ["release"] and "space_id" not in first
+    url = api.url("project", "tillpoint", "/records")
+    assert api.get(f"{url}/{first['id']}").json()["statement"] == "Releases ship on Tuesday."
+    assert api.get(f"{url}/{first['handle']}").json()["id"] == first["id"]  # handles work too
+    newer = api.post(
+        f"{url}/{first['id']}/supersede", json={"text": "Releases ship on Thursday.", "occurred_at": "2026-04-01"}
+    )
+    assert newer.status_code == 201 and newer.json()["supersedes"] == [first["id"]]
+    history = api.get(f"{url}/{first['id']}/history").json()
+    assert [r["statement"] for r in history["chain"]] == ["Releases ship on Tuesday.", "Releases ship on Thursday."]
+    assert {e["action"] for e in history["events"]} >= {"created", "status_changed"}
+    assert all(e["actor"] == f"key:{api.key_id}" for e in history["events"])  # the audit trail names the key
+    listed = api.get(url).json()["items"]
+    assert [r["statement"] for r in listed] == ["Releases ship on Thursday."]
+    every = api.get(url, params={"status": ["active", "superseded"]}).json()["items"]
+    assert len(every) == 2
+    retracted = api.post(f"{url}/{newer.json()['id']}/retract", json={"why": "the team never agreed"})
+    assert retracted.json()["status"] == "retracted"
+    forgotten = api.delete(f"{url}/{first['id']}")
+    assert forgotten.json() == {"forgotten": 1}
+    assert api.get(f"{url}/{first['id']}").status_code == 404
+
+
+def test_retain_is_idempotent_by_external_id(api: Api) -> None:
+    url = api.url("project", "tillpoint", "/records")
+    body = {"text": "Use Postgres for the ledger service.", "kind": "decision", "external_id": "adr-7"}
+    first = api.post(url, json=body)
+    again = api.post(url, json=body)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["created"] is False and again.json()["record"]["id"] == first.json()["record"]["id"]
+    clash = api.post(url, json={**body, "text": "Use MySQL."})
+    assert clash.status_code == 409 and clash.json()["error"]["code"] == "conflict"
+
+
+def test_kind_filter(api: Api) -> None:
+    _retain(api, "Use Postgres for the ledger service.", kind="decision")
+    _retain(api, "Create PrismaClient once in src/lib/db.ts.", kind="convention")
+    found = api.get(api.url("project", "tillpoint", "/records"), params={"kind": "convention"}).json()["items"]
+    assert [r["kind"] for r in found] == ["convention"]
+
+
+def test_sessions_submit_and_inbox_review(api: Api) -> None:
+    base = api.url("project", "tillpoint")
+    submitted = api.post(f"{base}/sessions", json={"title": "dates", "text": SESSION})
+    assert submitted.status_code == 201, submitted.text
+    body = submitted.json()
+    assert body["mode"] == "heuristic" and body["heuristic"] is True
+    assert len(body["session"]["turns"]) == 3
+    pending = api.get(f"{base}/inbox").json()["items"]
+    assert pending and all(r["status"] == "candidate" for r in pending)
+    one, *rest = pending
+    approved = api.post(f"{base}/inbox/{one['id']}/approve")
+    assert approved.status_code == 200 and approved.json()["status"] == "active"
+    if rest:
+        edited = api.post(f"{base}/inbox/{rest[0]['id']}/edit", json={"text": "Never write test data to staging."})
+        assert edited.status_code == 201 and edited.json()["version"] == 2
+        rejected = api.post(f"{base}/inbox/{edited.json()['id']}/reject", json={"reason": "duplicate"})
+        assert rejected.json()["status"] == "rejected"
+    sessions = api.get(f"{base}/sessions").json()["items"]
+    assert [s["id"] for s in sessions] == [body["session"]["id"]]
+
+
+def test_sessions_accept_messages(api: Api) -> None:
+    messages = [
+        {"role": "user", "content": "Remember that I prefer short answers."},
+        {"role": "assistant", "content": "Noted."},
+    ]
+    made = api.post(api.url("generic", "me", "/sessions"), json={"title": "chat", "messages": messages})
+    assert made.status_code == 201, made.text
+    assert [t["role"] for t in made.json()["session"]["turns"]] == ["user", "agent"]
+    assert made.json()["items"][0]["outcome"] in ("approved", "pending")
+
+
+def test_approve_all(api: Api) -> None:
+    base = api.url("project", "tillpoint")
+    api.post(f"{base}/sessions", json={"title": "dates", "text": SESSION})
+    done = api.post(f"{base}/inbox/approve-all", json={"high_confidence": False})
+    assert done.status_code == 200
+    approved = done.json()["approved"]
+    assert approved and all(r["status"] == "active" for r in approved)
+    for left in api.get(f"{base}/inbox").json()["items"]:  # only what bulk approval must not take
+        assert left["flags"] or (left["relation"] or {}).get("label") == "conflicts"
+
+
+def test_recall_brief_check_ask(api: Api) -> None:
+    _retain(api, "Use Postgres for the ledger service.", kind="decision", tags=["db"])
+    _retain(
+        api,
+        "Format dates with date-fns; never use moment.js.",
+        kind="decision",
+        check={"forbid": ["from ['\"]moment['\"]"]},
+    )
+    base = api.url("project", "tillpoint")
+    recall = api.post(f"{base}/recall", json={"query": "which database for the ledger?", "k": 3}).json()
+    assert recall["hits"][0]["record"]["statement"] == "Use Postgres for the ledger service."
+    assert recall["hits"][0]["why"] and recall["hits"][0]["explain"]
+    brief = api.post(f"{base}/brief", json={"task": "add a table to the ledger database"}).json()
+    assert brief["mode"] == "heuristic" and brief["heuristic"] is True and "block" in brief
+    check = api.post(f"{base}/check", json={"draft": "import moment from 'moment'"}).json()
+    assert check["heuristic"] is True and check["clean"] is False
+    assert check["violations"][0]["excerpt"]
+    answer = api.post(f"{base}/ask", json={"question": "which database does the ledger use?"}).json()
+    assert answer["heuristic"] is True and answer["citations"]
+
+
+def test_turns_and_traces(api: Api, memory: Forethought) -> None:
+    _retain(api, "Use Postgres for the ledger service.", kind="decision", tags=["db"])
+    base = api.url("project", "tillpoint")
+    turn = api.post(f"{base}/turns", json={"message": "Which database should the ledger use?"})
+    assert turn.status_code == 200, turn.text
+    body = turn.json()
+    assert body["heuristic"] is True and body["mode"] == "heuristic" and body["blocked"] is False
+    assert body["reply"] and body["session_id"] and body["trace_id"]
+    again = api.post(f"{base}/turns", json={"message": "And for the cache?", "session_id": body["session_id"]})
+    assert again.json()["session_id"] == body["session_id"]
+    trace = api.get(f"{base}/traces/{body['trace_id']}").json()
+    assert trace["id"] == body["trace_id"] and "space_id" not in trace
+    assert [s["name"] for s in trace["stages"]][:2] == ["identity", "persist_message"]
+    traces = api.get(f"{base}/traces").json()["items"]
+    assert [t["id"] for t in traces] == [again.json()["trace_id"], body["trace_id"]]
+    key = SpaceKey(workspace="acme", subject_type="project", subject_id="tillpoint")
+    assert len(memory.store.get_session(memory.space(key).id, body["session_id"]).turns) == 4
+
+
+def test_audit(api: Api) -> None:
+    first = _retain(api, "Use Postgres for the ledger service.", kind="decision")
+    events = api.get(api.url("project", "tillpoint", "/audit")).json()["items"]
+    assert events[0]["action"] == "created" and events[0]["record_id"] == first["id"]
+    only = api.get(api.url("project", "tillpoint", "/audit"), params={"record_id": first["id"]}).json()["items"]
+    assert [e["record_id"] for e in only] == [first["id"]]
+
+
+def test_retain_as_candidate_goes_to_the_inbox(api: Api) -> None:
+    made = _retain(api, "Deploys need two approvals.", kind="deployment", status="candidate")
+    inbox = api.get(api.url("project", "tillpoint", "/inbox")).json()["items"]
+    assert [r["id"] for r in inbox] == [made["id"]]
+    assert made["status"] == Status.CANDIDATE.value
