@@ -1,0 +1,195 @@
+"""What each tool does: resolve the space, call the façade, shape the result.
+
+The space is always derived here, in `resolve`: the caller's workspace (from the API key, or the
+local workspace on stdio) + the app's subject type + the `project` argument. A handler receives
+only the resolved `Call`, so no tool can name another workspace's space.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forethought.apps.base import App
+from forethought.domain import Record, SpaceKey
+from forethought.domain.times import format_time
+from forethought.errors import InvalidInput
+from forethought.facade import Forethought
+from forethought.mcp_server import render
+from forethought.mcp_server.args import AskArgs, BriefArgs, CheckArgs, RecallArgs, RulebookArgs, SubmitArgs, ToolArgs
+from forethought.mcp_server.results import (
+    AskResult,
+    BriefResult,
+    CheckResult,
+    CitedOut,
+    FilteredOut,
+    HitOut,
+    RecallResult,
+    RejectedOut,
+    RulebookResult,
+    SubmitResult,
+    SubmittedOut,
+    UsedOut,
+    ViolationOut,
+)
+from forethought.mcp_server.rulebook import build_rulebook
+from forethought.pipeline.review import SubmittedItem
+
+__all__ = ["Call", "Caller", "Defaults", "ask", "brief", "check", "recall", "resolve", "rulebook", "submit_session"]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the workspace their API key belongs to (or the local one on stdio)."""
+
+    workspace: str
+    key_id: str | None = None  # None: a local stdio process, trusted as the user running it
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """Server-wide defaults for arguments a tool call leaves out."""
+
+    app: str = "project"
+    project: str | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    memory: Forethought
+    app: App
+    key: SpaceKey
+
+    def scope(self) -> dict[str, str]:
+        return {"project": self.key.subject_id, "app": self.app.name}
+
+    def modes(self, mode: str, degraded: str | None) -> dict[str, str | bool | None]:
+        return {"mode": mode, "heuristic": mode == "heuristic", "degraded": degraded}
+
+
+def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolArgs) -> Call:
+    from forethought.plugins import get_app
+
+    app = get_app(args.app or defaults.app)
+    project = args.project or defaults.project
+    if project is None:
+        raise InvalidInput("project: required (this server was started without a default project)")
+    try:
+        key = SpaceKey(workspace=caller.workspace, subject_type=app.subject_type, subject_id=project)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise InvalidInput(str(exc).splitlines()[-1].strip().removeprefix("Value error, ")) from None
+    return Call(memory=memory, app=app, key=key)
+
+
+def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
+    b = call.memory.brief(call.app, call.key, args.task, limit=args.limit, file_paths=args.files)
+    result = BriefResult(
+        **call.scope(),
+        **call.modes(b.mode, b.degraded),
+        task=b.task,
+        block=b.block,
+        used=[UsedOut(**_ref(i.record), reason=i.reason, score=round(i.score, 6)) for i in b.used],
+        filtered=[FilteredOut(**_ref(i.record, statement=False), reason=i.reason) for i in b.filtered],
+        block_tokens=b.block_tokens,
+        all_memory_tokens=b.all_memory_tokens,
+        note=b.note,
+    )
+    return result, render.brief(result)
+
+
+def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
+    report = call.memory.check(call.app, call.key, args.content)
+    result = CheckResult(
+        **call.scope(),
+        **call.modes(report.mode, report.degraded),
+        clean=report.clean,
+        violations=[
+            ViolationOut(
+                handle=v.handle,
+                record_id=v.record_id,
+                excerpt=v.excerpt,
+                severity=v.severity,
+                message=v.message,
+                fix=v.suggestion,
+                source=v.source,
+            )
+            for v in report.violations
+        ],
+        records_checked=report.records_checked,
+        skipped_patterns=len(report.skipped_patterns),
+    )
+    return result, render.check(result)
+
+
+def submit_session(call: Call, args: SubmitArgs) -> tuple[SubmitResult, str]:
+    done = call.memory.submit_session(
+        call.app, call.key, args.transcript, title=args.title, fmt=args.format, source="mcp"
+    )
+    items = done.result.submission.items
+
+    def of(outcome: str) -> list[SubmittedOut]:
+        return [_submitted(i) for i in items if i.outcome == outcome]
+
+    result = SubmitResult(
+        **call.scope(),
+        **call.modes(done.result.mode, done.result.degraded),
+        session=done.session.id,
+        turns=len(done.session.turns),
+        auto_approved=of("approved"),
+        pending=of("pending"),
+        merged=of("merged"),
+        rejected=[
+            RejectedOut(kind=r.candidate.kind, statement=r.candidate.statement, rule=r.rule, reason=r.reason)
+            for r in done.result.submission.rejected
+        ],
+    )
+    return result, render.submission(result)
+
+
+def ask(call: Call, args: AskArgs) -> tuple[AskResult, str]:
+    answer = call.memory.ask(call.app, call.key, args.question)
+    result = AskResult(
+        **call.scope(),
+        **call.modes(answer.mode, answer.degraded),
+        question=answer.question,
+        answer=answer.text,
+        citations=answer.citations,
+        records=[CitedOut(**_ref(r), status=r.status.value) for r in answer.records],
+    )
+    return result, render.answer(result)
+
+
+def rulebook(call: Call, args: RulebookArgs) -> tuple[RulebookResult, str]:
+    book = build_rulebook(call.memory, call.app, call.key)
+    result = RulebookResult(**call.scope(), markdown=book.markdown, rules=book.rules, truncated=book.truncated)
+    return result, result.markdown
+
+
+def recall(call: Call, args: RecallArgs) -> tuple[RecallResult, str]:
+    found = call.memory.recall(call.key, args.query, k=args.k)
+    result = RecallResult(
+        **call.scope(),
+        query=args.query,
+        hits=[
+            HitOut(
+                **_ref(h.record),
+                status=h.record.status.value,
+                occurred_at=format_time(h.record.occurred_at),
+                score=round(h.score, 6),
+                why=h.explain(),
+                signals={name: round(s.contribution, 6) for name, s in h.why.items()},
+            )
+            for h in found.hits
+        ],
+    )
+    return result, render.recall(result)
+
+
+def _ref(record: Record, *, statement: bool = True) -> dict[str, str]:
+    ref = {"handle": record.handle, "id": record.id, "kind": record.kind}
+    if statement:
+        ref["statement"] = record.statement
+    return ref
+
+
+def _submitted(item: SubmittedItem) -> SubmittedOut:
+    return SubmittedOut(**_ref(item.record), relation=item.relation.label.value, flags=list(item.record.flags))
