@@ -254,3 +254,11 @@ def test_an_unspecified_value_that_could_mean_several_records_goes_to_a_person(m
         memory, cand("application", "Stripe rejected Ana.", company="Stripe", role="unspecified", status="rejected")
     ).items[0]
     assert item.relation.label is RelationLabel.CONFLICTS and item.outcome == "pending"
+
+
+def test_denying_a_skill_conflicts_even_when_only_one_side_gave_a_level(memory: Forethought) -> None:
+    key = memory.space("ana").key
+    memory.submit_session("career", key, "user: I know Python well, three years of it.", title="first")
+    later = memory.submit_session("career", key, "user: Honestly, I don't know Python at all.", title="later")
+    (item,) = later.result.submission.items
+    assert item.relation.label is RelationLabel.CONFLICTS and item.outcome == "pending"

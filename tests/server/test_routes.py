@@ -197,3 +197,53 @@ def test_retain_as_candidate_goes_to_the_inbox(api: Api) -> None:
     inbox = api.get(api.url("project", "tillpoint", "/inbox")).json()["items"]
     assert [r["id"] for r in inbox] == [made["id"]]
     assert made["status"] == Status.CANDIDATE.value
+
+
+def test_a_session_reads_back_with_its_turns(api: Api, other: Api) -> None:
+    base = api.url("project", "tillpoint")
+    made = api.post(f"{base}/sessions", json={"title": "dates", "text": SESSION}).json()["session"]
+    listed = api.get(f"{base}/sessions").json()["items"]
+    assert listed == [{k: made[k] for k in ("id", "title", "source", "created_at")} | {"turn_count": 3}]
+    one = api.get(f"{base}/sessions/{made['id']}")
+    assert one.status_code == 200 and one.json() == made
+    assert other.get(other.url("project", "tillpoint", f"/sessions/{made['id']}")).status_code == 404
+    assert api.get(f"{base}/sessions/01NOSUCHSESSION").json()["error"]["code"] == "not_found"
+
+
+def test_lists_page_with_cursors_without_gaps_or_repeats(api: Api) -> None:
+    base = api.url("generic", "pages")
+    made = [api.post(f"{base}/records", json={"text": f"fact number {i}"}).json()["record"]["id"] for i in range(7)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page = api.get(f"{base}/records", params={"limit": 3, **({"cursor": cursor} if cursor else {})}).json()
+        seen += [r["id"] for r in page["items"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == made
+    bad = api.get(f"{base}/records", params={"cursor": "!!not-a-cursor!!"})
+    assert bad.status_code == 422 and "cursor" in bad.json()["error"]["message"]
+
+
+def test_a_conflicting_candidate_needs_a_choice_then_supersedes(api: Api) -> None:
+    base = api.url("career", "ana")
+    first = api.post(f"{base}/sessions", json={"title": "a", "text": "user: I know Python well, three years of it."})
+    (had,) = first.json()["items"]
+    later = api.post(f"{base}/sessions", json={"title": "b", "text": "user: Honestly, I don't know Python at all."})
+    (hasnt,) = later.json()["items"]
+    assert hasnt["relation"] == "conflicts" and hasnt["target_id"] == had["record"]["id"]
+    refused = api.post(f"{base}/inbox/{hasnt['record']['id']}/approve")
+    assert refused.status_code == 422 and "conflicts with" in refused.json()["error"]["message"]
+    done = api.post(f"{base}/inbox/{hasnt['record']['id']}/approve", json={"conflict": "supersede"})
+    assert done.status_code == 200 and done.json()["status"] == "active"
+    assert api.get(f"{base}/records/{had['record']['id']}").json()["status"] == "superseded"
+
+
+def test_metrics_count_requests_turns_and_memory(api: Api) -> None:
+    api.post(api.url("generic", "m", "/records"), json={"text": "metrics canary fact"})
+    api.post(api.url("generic", "m", "/turns"), json={"message": "hello"})
+    text = api.client.get("/metrics").text
+    assert 'route="/v1/apps/{app}/subjects/{subject_id}/records"' in text
+    assert "forethought_turns_total" in text and 'status="active"' in text
+    assert "metrics canary" not in text and api.workspace not in text

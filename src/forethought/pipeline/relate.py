@@ -99,9 +99,14 @@ def _by_identity(candidate: Candidate, identity: tuple[str, ...], hits: Sequence
     )
 
 
+def _said(value: Any) -> bool:
+    """False for a value that stands for "not said" (None, empty, unknown, unspecified)."""
+    return value not in (None, "") and _norm(value) not in (UNSPECIFIED, "unknown")
+
+
 def _bool_conflict(candidate: Candidate, record: Record) -> bool:
-    """A yes/no attribute flips while the attributes that say what it is about agree
-    (the same skill, once had and once not)."""
+    """A yes/no attribute flips while the attributes that say what it is about agree (the same
+    skill, once had and once not); a value one side left unsaid (level unknown) does not disagree."""
     shared = set(candidate.attributes) & set(record.attributes)
     flips = [
         k
@@ -113,7 +118,8 @@ def _bool_conflict(candidate: Candidate, record: Record) -> bool:
         for k in shared
         if k not in flips
         and not isinstance(candidate.attributes[k], bool)
-        and candidate.attributes[k] not in (None, "")
+        and _said(candidate.attributes[k])
+        and _said(record.attributes[k])
     ]
     agree = all(_norm(candidate.attributes[k]) == _norm(record.attributes[k]) for k in about)
     return bool(flips) and bool(about) and agree

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from forethought.apps.base import App
 from forethought.domain import Record, Session, SpaceKey, Status, Turn
+from forethought.errors import NotFound
 from forethought.pipeline.candidates import Candidate, Rejection
 
 if TYPE_CHECKING:  # the stage modules import the façade; load them when called, not at import
@@ -210,6 +211,16 @@ class PipelineApi:
         except LookupError:
             return []
         return memory.store.list_sessions(space_id, limit=limit, before_id=before_id)
+
+    def get_session(self, space: SpaceKey | str, session_id: str, app: AppRef = "generic") -> Session:
+        """One captured session with its turns; NotFound for an unknown id or one of another space."""
+        _, key = self._app_key(app, space)
+        memory = _memory(self)
+        try:
+            space_id = memory.space(key, create=False).id
+        except LookupError:
+            raise NotFound(f"no session {session_id!r} in this space") from None
+        return memory.store.get_session(space_id, session_id)
 
     def list_traces(
         self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None

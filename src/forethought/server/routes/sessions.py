@@ -1,4 +1,4 @@
-"""Sessions: capture a transcript (it goes through extraction and review), list what was captured."""
+"""Sessions: capture a transcript (it goes through extraction and review), list and read what was captured."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from forethought.server.schemas.admin import (
     RejectionOut,
     SessionCreate,
     SessionOut,
+    SessionSummaryOut,
     SubmissionOut,
     SubmittedItemOut,
 )
@@ -54,10 +55,15 @@ def submit_session(subject: SubjectDep, body: SessionCreate) -> SubmissionOut:
     )
 
 
-@router.get("", summary="List captured sessions, newest first", response_model=Page[SessionOut])
-def list_sessions(subject: SubjectDep, page: PageDep) -> Page[SessionOut]:
+@router.get("", summary="Captured sessions, newest first", response_model=Page[SessionSummaryOut])
+def list_sessions(subject: SubjectDep, page: PageDep) -> Page[SessionSummaryOut]:
     found = subject.memory.list_sessions(
         subject.key, subject.app, limit=page.limit + 1, before_id=decode_cursor(page.cursor)
     )
     items, cursor = page_of(found, page.limit, lambda s: s.id)
-    return Page(items=[SessionOut.of(s) for s in items], next_cursor=cursor)
+    return Page(items=[SessionSummaryOut.of(s) for s in items], next_cursor=cursor)
+
+
+@router.get("/{session_id}", summary="One captured session with its turns", response_model=SessionOut)
+def get_session(subject: SubjectDep, session_id: str) -> SessionOut:
+    return SessionOut.of(subject.memory.get_session(subject.key, session_id, subject.app))

@@ -134,6 +134,26 @@ class SessionOut(BaseModel):
         )
 
 
+class SessionSummaryOut(BaseModel):
+    """A session in a list: its turns are counted, not included (`GET .../sessions/{id}` has them)."""
+
+    id: str
+    title: str
+    source: str
+    created_at: datetime
+    turn_count: int
+
+    @classmethod
+    def of(cls, session: Session) -> SessionSummaryOut:
+        return cls(
+            id=session.id,
+            title=session.title,
+            source=session.source,
+            created_at=session.created_at,
+            turn_count=len(session.turns),
+        )
+
+
 class SubmittedItemOut(BaseModel):
     outcome: Literal["pending", "approved", "merged", "rejected"]
     relation: str = Field(description="new, duplicate, refines, conflicts or supersedes.")
