@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from collections.abc import Callable
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from forethought.cli.context import Context, Output
 from forethought.errors import InvalidInput
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["register", "serve"]
 
@@ -25,6 +31,21 @@ def _port(value: str) -> int:
 
 def _url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _graceful_server(config: uvicorn.Config) -> uvicorn.Server:
+    """uvicorn's server, except that SIGINT/SIGTERM end `run()` after a graceful shutdown instead
+    of being raised again: the command then closes the store and exits 0 ("stopped")."""
+    import uvicorn
+
+    class GracefulServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True  # a second Ctrl-C stops waiting for open connections
+            else:
+                self.should_exit = True
+
+    return GracefulServer(config)
 
 
 def serve(ctx: Context) -> Output:
@@ -52,7 +73,7 @@ def serve(ctx: Context) -> Output:
     config = uvicorn.Config(
         create_app(services), host=a.host, port=a.port, log_level=a.log_level, access_log=a.log_level == "info"
     )
-    server = uvicorn.Server(config)
+    server = _graceful_server(config)
     server.run()
     services.startup.wait(timeout_s=10)  # let seeding finish its transaction before the store closes
     if not server.started:
