@@ -336,12 +336,14 @@ class Forethought(PipelineApi):
         *,
         reason: str | None = None,
         conflict: Literal["supersede", "keep_both"] | None = None,
+        supersedes: str | None = None,
     ) -> Record:
         """Approve a candidate. A flagged one must be edited first; one that supersedes a record
-        retires it; one that conflicts with a record needs `conflict` to say which way."""
+        retires it; one that conflicts with a record needs `conflict` to say which way. With
+        `supersedes` (an active record's id or handle) the reviewer names the record it replaces."""
         from forethought.pipeline.review import approve
 
-        return approve(self, space, record_id, conflict=conflict, reason=_reason(reason))
+        return approve(self, space, record_id, conflict=conflict, reason=_reason(reason), supersedes=supersedes)
 
     def approve_all(self, space: SpaceRef, *, high_confidence: bool = False) -> list[Record]:
         """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""

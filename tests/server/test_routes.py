@@ -247,3 +247,33 @@ def test_metrics_count_requests_turns_and_memory(api: Api) -> None:
     assert 'route="/v1/apps/{app}/subjects/{subject_id}/records"' in text
     assert "forethought_turns_total" in text and 'status="active"' in text
     assert "metrics canary" not in text and api.workspace not in text
+
+
+def test_a_reviewer_can_name_the_record_a_candidate_replaces(api: Api, other: Api) -> None:
+    base = api.url("project", "tp")
+    old = api.post(f"{base}/records", json={"text": "Deploys go through Jenkins.", "kind": "decision"}).json()
+    new = api.post(
+        f"{base}/records",
+        json={"text": "Deploys go through GitHub Actions.", "kind": "decision", "status": "candidate"},
+    ).json()
+    old_id, new_id = old["record"]["id"], new["record"]["id"]
+    assert api.post(f"{base}/inbox/{new_id}/supersede", json={"target": new_id}).status_code == 422
+    foreign = other.post(other.url("project", "tp", f"/inbox/{new_id}/supersede"), json={"target": old_id})
+    assert foreign.status_code == 404
+    done = api.post(f"{base}/inbox/{new_id}/supersede", json={"target": old["record"]["handle"]})
+    assert done.status_code == 200, done.text
+    assert done.json()["status"] == "active"
+    replaced = api.get(f"{base}/records/{old_id}").json()
+    assert replaced["status"] == "superseded" and replaced["superseded_by"] == new_id
+    again = api.post(f"{base}/inbox/{new_id}/supersede", json={"target": old_id})
+    assert again.status_code == 422 and "superseded" in again.json()["error"]["message"]
+
+
+def test_workspace_says_who_the_key_is(api: Api, other: Api) -> None:
+    api.post(api.url("career", "ana", "/records"), json={"text": "Ana knows SQL."})
+    mine = api.get("/v1/workspace").json()
+    assert mine["workspace"] == api.workspace and mine["key_id"] == api.key_id and mine["mode"] == "heuristic"
+    counts = {a["app"]: a["subjects"] for a in mine["apps"]}
+    assert counts["career"] == 1 and counts["support"] == 0
+    theirs = other.get("/v1/workspace").json()
+    assert theirs["workspace"] == other.workspace and all(a["subjects"] == 0 for a in theirs["apps"])

@@ -212,6 +212,17 @@ def _retire(
     return [(target, retired)]
 
 
+def _chosen_supersession(memory: Forethought, space_id: str, candidate: Record, target_ref: str) -> Record:
+    """The candidate with the reviewer's choice of the record it replaces as its relation."""
+    target = memory.store.get(space_id, target_ref)
+    if target.status is not Status.ACTIVE:
+        raise InvalidInput(f"{target.handle} is {target.status.value}; only an active record can be superseded")
+    if target.id == candidate.id:
+        raise InvalidInput("a candidate cannot supersede itself")
+    chosen = Relation(label=RelationLabel.SUPERSEDES, target_id=target.id, reason=f"reviewer: replaces {target.handle}")
+    return candidate.model_copy(update={"relation": chosen})
+
+
 def approve(
     memory: Forethought,
     space: SpaceRef,
@@ -219,11 +230,15 @@ def approve(
     *,
     conflict: ConflictChoice | None = None,
     reason: str | None = None,
+    supersedes: str | None = None,
 ) -> Record:
     target_space = memory.space(space, create=False)
     record = memory.store.get(target_space.id, record_id)
     if Flag.INJECTION.value in record.flags:
         raise InvalidInput(f"{record.handle} is flagged as instruction-like text; edit it before approving")
+    if supersedes is not None:
+        record = _chosen_supersession(memory, target_space.id, record, supersedes)
+        conflict = "supersede"
     relation = record.relation
     if relation is not None and relation.label is RelationLabel.CONFLICTS and conflict is None:
         other = memory.store.get(target_space.id, relation.target_id) if relation.target_id else None
@@ -240,7 +255,7 @@ def approve(
         else _retire(memory, target_space.id, relation, active, events, actor=memory.actor, force=force)
     )
     memory.store.apply(ChangeSet(target_space.id, transitions=[(record, active), *retire], events=events))
-    return active
+    return memory.store.get(target_space.id, active.id)  # as stored
 
 
 def approve_all(memory: Forethought, space: SpaceRef, *, high_confidence: bool = False) -> list[Record]:

@@ -2,12 +2,13 @@
 
 from fastapi import APIRouter
 
-from forethought.server.routes import health, inbox, keys, pipeline, records, sessions, subjects, traces
+from forethought.server.routes import health, inbox, keys, pipeline, records, sessions, subjects, traces, workspace
 
 __all__ = ["ROUTERS"]
 
 ROUTERS: list[APIRouter] = [
     health.router,
+    workspace.router,
     keys.router,
     subjects.router,
     sessions.router,

@@ -9,7 +9,7 @@ from forethought.server.deps import PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS, Page, RecordOut
-from forethought.server.schemas.records import ApproveAllIn, ApprovedOut, ApproveIn, EditIn, RejectIn
+from forethought.server.schemas.records import ApproveAllIn, ApprovedOut, ApproveIn, EditIn, RejectIn, SupersedeWithIn
 
 __all__ = ["router"]
 
@@ -39,6 +39,15 @@ def approve(subject: SubjectDep, record_id: str, body: ApproveIn | None = None) 
     """A candidate that conflicts with a record needs `conflict`: supersede it, or keep both."""
     choice = body or ApproveIn()
     return RecordOut.of(subject.memory.approve(subject.key, record_id, reason=choice.reason, conflict=choice.conflict))
+
+
+@router.post(
+    "/{record_id}/supersede", summary="Approve a candidate as the replacement of a record", response_model=RecordOut
+)
+def supersede_with(subject: SubjectDep, record_id: str, body: SupersedeWithIn) -> RecordOut:
+    """The reviewer names the active record the candidate replaces; that one becomes superseded."""
+    done = subject.memory.approve(subject.key, record_id, reason=body.reason, supersedes=body.target)
+    return RecordOut.of(done)
 
 
 @router.post(

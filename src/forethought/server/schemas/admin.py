@@ -83,6 +83,21 @@ class SubjectOut(BaseModel):
         return cls(app=app, subject_id=space.key.subject_id, created_at=space.created_at)
 
 
+class AppOut(BaseModel):
+    app: str
+    subject_type: str
+    subjects: int = Field(description="How many subjects of this app hold memory in your workspace.")
+
+
+class WorkspaceOut(BaseModel):
+    """Who the key is: its workspace, and what the workspace holds per app."""
+
+    workspace: str
+    key_id: str
+    mode: str = Field(description='"heuristic", or "llm:<model>" when a model is configured.')
+    apps: list[AppOut]
+
+
 class MessageIn(_In):
     role: str = Field(description="user, assistant, tool, system (or a name: customer, student, advisor...).")
     content: str

@@ -81,6 +81,11 @@ class ApproveIn(_In):
     )
 
 
+class SupersedeWithIn(_In):
+    target: str = Field(min_length=1, max_length=64, description="The active record (id or handle) it replaces.")
+    reason: str | None = None
+
+
 class EditIn(_In):
     text: str = Field(description="The corrected statement (a new version; the old one is rejected).")
     tags: list[str] | None = Field(default=None, max_length=32)

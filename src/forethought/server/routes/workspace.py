@@ -1,0 +1,28 @@
+"""The caller's workspace: which one the key belongs to, and its apps with their subject counts."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from fastapi import APIRouter
+
+from forethought.plugins import app_names, get_app
+from forethought.server.deps import CallerDep, ServicesDep
+from forethought.server.schemas.admin import AppOut, WorkspaceOut
+from forethought.server.schemas.common import ERRORS
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1/workspace", tags=["keys"], responses=ERRORS)
+
+
+@router.get("", summary="Your workspace (from your key) and its apps", response_model=WorkspaceOut)
+def workspace(caller: CallerDep, services: ServicesDep) -> WorkspaceOut:
+    held = Counter(space.key.subject_type for space in caller.memory.list_spaces(caller.workspace))
+    apps = [get_app(name) for name in app_names()]
+    return WorkspaceOut(
+        workspace=caller.workspace,
+        key_id=caller.key_id,
+        mode=services.mode,
+        apps=[AppOut(app=a.name, subject_type=a.subject_type, subjects=held[a.subject_type]) for a in apps],
+    )
