@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 import forethought
+from forethought import web
 from forethought.facade import Forethought
 from forethought.server.errors import install_error_handlers
 from forethought.server.limits import RequestLimits
@@ -56,6 +57,7 @@ def create_app(memory: Forethought | Services, settings: ServerSettings | None =
     app.state.services = services
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(web.router)  # the server-rendered workspace under /web (docs/web.md)
     install_error_handlers(app)
     if config.cors_origins:
         app.add_middleware(

@@ -1,0 +1,175 @@
+"""Dependencies of the workspace's pages: the logged-in viewer, a form's CSRF check, and the
+subject (space) a page is about.
+
+As in the HTTP API (`forethought.server.deps`), identity comes first and the space is built on
+the server from the session's workspace plus the app and subject named in the URL, so a browser
+logged in to one workspace has no way to name another workspace's memory.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import Depends, Form, Path, Request
+
+from forethought.apps.base import App
+from forethought.domain import SpaceKey
+from forethought.errors import InvalidInput
+from forethought.facade import Forethought
+from forethought.plugins import app_names, get_app
+from forethought.server.deps import ServicesDep
+from forethought.server.services import Services
+from forethought.web.errors import CsrfRefused, LoginRequired, PageError
+from forethought.web.jobs import ImportJobs
+from forethought.web.sessions import SESSION_COOKIE, Notice, SessionStore, WebSession, same_token
+
+__all__ = [
+    "FormPlaceDep",
+    "FormViewerDep",
+    "Place",
+    "PlaceDep",
+    "StateDep",
+    "Viewer",
+    "ViewerDep",
+    "WebState",
+    "get_state",
+]
+
+_state_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class WebState:
+    """What the workspace keeps per application: browser sessions and running imports."""
+
+    sessions: SessionStore
+    imports: ImportJobs
+
+
+def get_state(request: Request) -> WebState:
+    # Kept on the application (not the module) so that several apps in one process, as in the
+    # tests, never share sessions.
+    with _state_lock:
+        state: WebState | None = getattr(request.app.state, "web", None)
+        if state is None:
+            state = WebState(SessionStore(), ImportJobs())
+            request.app.state.web = state
+    return state
+
+
+StateDep = Annotated[WebState, Depends(get_state)]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The logged-in browser: its session, its key's workspace, and the memory acting as the key."""
+
+    token: str
+    session: WebSession
+    memory: Forethought
+    services: Services
+    state: WebState
+
+    @property
+    def workspace(self) -> str:
+        return self.session.workspace
+
+    @property
+    def key_id(self) -> str:
+        return self.session.key_id
+
+    @property
+    def csrf(self) -> str:
+        return self.session.csrf
+
+    def notify(self, text: str, *, error: bool = False) -> None:
+        self.state.sessions.notify(self.session, text, "error" if error else "ok")
+
+    def take_notices(self) -> list[Notice]:
+        return self.state.sessions.take_notices(self.session)
+
+
+def get_viewer(request: Request, services: ServicesDep, state: StateDep) -> Viewer:
+    token = request.cookies.get(SESSION_COOKIE)
+    session = state.sessions.get(token)
+    if token is None or session is None:
+        raise LoginRequired()
+    # Checked on every request: revoking the key ends its browser sessions at once.
+    keys = services.memory.list_api_keys(session.workspace)
+    if not any(k.id == session.key_id and k.active for k in keys):
+        state.sessions.drop(token)
+        raise LoginRequired()
+    return Viewer(token, session, services.memory.acting_as(f"key:{session.key_id}"), services, state)
+
+
+ViewerDep = Annotated[Viewer, Depends(get_viewer)]
+
+
+def checked_viewer(viewer: ViewerDep, csrf: Annotated[str, Form()] = "") -> Viewer:
+    """The viewer, for a form that carried this session's CSRF token (else 403)."""
+    if not same_token(csrf, viewer.csrf):
+        raise CsrfRefused()
+    return viewer
+
+
+FormViewerDep = Annotated[Viewer, Depends(checked_viewer)]
+
+
+@dataclass(frozen=True)
+class Place:
+    """The subject a page is about: (viewer's workspace, app's subject type, subject id)."""
+
+    viewer: Viewer
+    app: App
+    key: SpaceKey
+
+    @property
+    def memory(self) -> Forethought:
+        return self.viewer.memory
+
+    @property
+    def subject(self) -> str:
+        return self.key.subject_id
+
+    def url(self, page: str = "chat") -> str:
+        return subject_url(self.app.name, self.subject, page)
+
+
+def subject_url(app: str, subject: str, page: str = "chat") -> str:
+    return f"/web/apps/{quote(app, safe='')}/{quote(subject, safe='')}/{page}"
+
+
+def resolve_app(name: str) -> App:
+    try:
+        return get_app(name)
+    except InvalidInput:
+        raise PageError(404, f"There is no app called {name!r} (known: {', '.join(app_names())}).") from None
+
+
+def _place(viewer: Viewer, app: str, subject: str) -> Place:
+    resolved = resolve_app(app)
+    try:
+        key = SpaceKey(workspace=viewer.workspace, subject_type=resolved.subject_type, subject_id=subject)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        message = str(exc).splitlines()[-1].strip().removeprefix("Value error, ")
+        raise InvalidInput(f"subject: {message}") from None
+    return Place(viewer, resolved, key)
+
+
+AppName = Annotated[str, Path(description="The app: generic, career, support, project (or a plugin's).")]
+SubjectId = Annotated[str, Path(description="The subject within the app.")]
+
+
+def get_place(viewer: ViewerDep, app: AppName, subject: SubjectId) -> Place:
+    return _place(viewer, app, subject)
+
+
+def get_form_place(viewer: FormViewerDep, app: AppName, subject: SubjectId) -> Place:
+    return _place(viewer, app, subject)
+
+
+PlaceDep = Annotated[Place, Depends(get_place)]
+FormPlaceDep = Annotated[Place, Depends(get_form_place)]

@@ -1,0 +1,71 @@
+"""Chat with a subject: each message is one governed turn (`memory.turn`), and the side panel
+shows what memory did for it, read from the turn's trace."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form, Request, Response
+from fastapi.responses import RedirectResponse
+
+from forethought.domain import Session
+from forethought.errors import InvalidInput
+from forethought.web.deps import FormPlaceDep, Place, PlaceDep
+from forethought.web.errors import PageRoute
+from forethought.web.render import page
+from forethought.web.traces import latest_trace_of, read_trace
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/web/apps/{app}/{subject}", route_class=PageRoute, include_in_schema=False)
+
+
+def _chat(
+    request: Request,
+    place: Place,
+    session_id: str | None,
+    trace_id: str | None,
+    *,
+    draft: str = "",
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
+    memory, app = place.memory, place.app.name
+    session: Session | None = memory.get_session(place.key, session_id, app) if session_id else None
+    if session is not None and trace_id is None:
+        trace_id = latest_trace_of(memory, place.key, app, session.id)
+    trace = read_trace(memory, place.key, app, trace_id) if trace_id else None
+    return page(
+        request,
+        "chat.html",
+        place=place,
+        status=status,
+        title="Chat",
+        session=session,
+        sessions=memory.list_sessions(place.key, app, limit=15),
+        trace=trace,
+        draft=draft,
+        error=error,
+    )
+
+
+@router.get("/chat")
+def chat(request: Request, place: PlaceDep, session: str | None = None, trace: str | None = None) -> Response:
+    return _chat(request, place, session or None, trace or None)
+
+
+@router.post("/chat")
+def send(
+    request: Request,
+    place: FormPlaceDep,
+    message: Annotated[str, Form()] = "",
+    session: Annotated[str, Form()] = "",
+) -> Response:
+    try:
+        result = place.memory.turn(place.app, place.key, message, session_id=session or None)
+    except InvalidInput as exc:  # an empty or oversized message: say so above the form
+        return _chat(request, place, session or None, None, draft=message, error=str(exc), status=422)
+    place.viewer.services.metrics.turn(mode=result.trace.mode, blocked=result.blocked)
+    query = urlencode({"session": result.session_id, "trace": result.trace_id})
+    return RedirectResponse(f"{place.url('chat')}?{query}", status_code=303)

@@ -1,0 +1,129 @@
+"""Importing a transcript (pasted or uploaded; text, JSON or JSON Lines).
+
+Without JavaScript the form posts to `.../import` and the import runs in the request, ending on
+a result page. With JavaScript (static/app.js) the same form posts to `.../import/jobs`, the
+import runs in a thread, and the page follows `.../import/jobs/{id}/events` (server-sent events)
+to draw its progress bar. Both parse everything first, so bad input changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, File, Form, Request, Response, UploadFile
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from forethought.errors import InvalidInput
+from forethought.pipeline.transcripts import MAX_TRANSCRIPT_BYTES
+from forethought.web.deps import FormPlaceDep, Place, PlaceDep
+from forethought.web.errors import PageError, PageRoute
+from forethought.web.jobs import FORMATS, PlannedSession, Progress, plan_import, run_import
+from forethought.web.render import page
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/web/apps/{app}/{subject}/import", route_class=PageRoute, include_in_schema=False)
+
+POLL_S = 0.1  # how often an event stream looks for new progress
+KEEPALIVE_S = 15.0
+
+Text = Annotated[str, Form()]
+Upload = Annotated[UploadFile | None, File()]
+
+
+def _form(request: Request, place: Place, *, error: str | None = None, status: int = 200, text: str = "") -> Response:
+    return page(
+        request, "import.html", place=place, status=status, title="Import", formats=FORMATS, error=error, text=text
+    )
+
+
+async def _plan(text: str, file: UploadFile | None, fmt: str, title: str) -> list[PlannedSession]:
+    data: bytes | str = text
+    if file is not None and file.filename:
+        data = await file.read(MAX_TRANSCRIPT_BYTES + 1)
+        title = title.strip() or file.filename
+        if not data:
+            raise InvalidInput(f"transcript: {file.filename} is empty")
+    return plan_import(data, fmt=fmt, title=title.strip() or "imported transcript")
+
+
+@router.get("")
+def import_form(request: Request, place: PlaceDep) -> Response:
+    return _form(request, place)
+
+
+@router.post("")
+async def import_now(
+    request: Request,
+    place: FormPlaceDep,
+    text: Text = "",
+    format: Text = "auto",
+    title: Text = "",
+    file: Upload = None,
+) -> Response:
+    """The form without JavaScript: import in the request, then show the result."""
+    try:
+        plan = await _plan(text, file, format, title)
+    except InvalidInput as exc:
+        return _form(request, place, error=str(exc), status=422, text=text)
+    events: list[str] = []
+    summary = await asyncio.to_thread(
+        run_import, place.memory, place.app, place.key, plan, lambda _s, _p, message: events.append(message)
+    )
+    return page(request, "import_done.html", place=place, title="Import", summary=summary, events=events)
+
+
+@router.post("/jobs")
+async def start_import(
+    place: FormPlaceDep,
+    text: Text = "",
+    format: Text = "auto",
+    title: Text = "",
+    file: Upload = None,
+) -> JSONResponse:
+    """The form with JavaScript: start the import, answer where to follow it."""
+    try:
+        plan = await _plan(text, file, format, title)
+    except InvalidInput as exc:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+    job = place.viewer.state.imports.start(place.memory, place.app, place.key, plan)
+    return JSONResponse(
+        {"events": place.url(f"import/jobs/{job.id}/events"), "inbox": place.url("inbox")}, status_code=202
+    )
+
+
+def _sse(event: Progress) -> str:
+    return f"id: {event.seq}\nevent: progress\ndata: {event.as_json()}\n\n"
+
+
+@router.get("/jobs/{job_id}/events")
+async def follow_import(request: Request, place: PlaceDep, job_id: str) -> StreamingResponse:
+    job = place.viewer.state.imports.get(job_id, place.key)
+    if job is None:
+        raise PageError(404, "No such import here (imports are kept only while the server runs).")
+    last = request.headers.get("last-event-id", "")
+    seen = int(last) if last.isdigit() else -1  # a reconnecting browser resumes where it was
+
+    async def stream() -> AsyncIterator[str]:
+        nonlocal seen
+        idle = 0.0
+        while True:
+            fresh = job.events_after(seen, timeout_s=0)
+            for event in fresh:
+                yield _sse(event)
+                seen = event.seq
+            if fresh and fresh[-1].finished:
+                return
+            if await request.is_disconnected():
+                return
+            idle = 0.0 if fresh else idle + POLL_S
+            if idle >= KEEPALIVE_S:
+                idle = 0.0
+                yield ": keep-alive\n\n"
+            await asyncio.sleep(POLL_S)
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )

@@ -1,0 +1,128 @@
+"""A stored trace, read for a page: the records it used and filtered (with their text, looked up
+now, since a trace keeps ids and reasons but never memory text), its checks and its stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from forethought.domain import Record, SpaceKey
+from forethought.errors import NotFound
+from forethought.facade import Forethought
+
+__all__ = ["TraceItem", "TraceStage", "TraceView", "latest_trace_of", "read_trace"]
+
+
+@dataclass(frozen=True)
+class TraceItem:
+    """A record a turn recalled: its handle, why it was used or filtered, and the record now
+    (None once it has been forgotten)."""
+
+    record_id: str
+    handle: str
+    reason: str = ""
+    score: float | None = None
+    record: Record | None = None
+
+
+@dataclass(frozen=True)
+class TraceStage:
+    name: str
+    ms: float
+    status: str
+    note: str
+    share: float  # of the slowest stage, 0-100, for the bar
+
+
+@dataclass(frozen=True)
+class TraceView:
+    id: str
+    created_at: str
+    mode: str
+    heuristic: bool
+    session_id: str | None
+    used: list[TraceItem]
+    filtered: list[TraceItem]
+    violations: list[dict[str, Any]]
+    stages: list[TraceStage]
+    memory: dict[str, Any]
+    usage: dict[str, Any]
+    degraded: list[str] = field(default_factory=list)
+    regenerated: bool = False
+    blocked: bool = False
+
+    @property
+    def total_ms(self) -> float:
+        return round(sum(s.ms for s in self.stages), 1)
+
+
+def _items(raw: object, records: dict[str, Record]) -> list[TraceItem]:
+    if not isinstance(raw, list):
+        return []
+    items = []
+    for entry in raw:
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            score = entry.get("score")
+            items.append(
+                TraceItem(
+                    record_id=entry["id"],
+                    handle=str(entry.get("handle", "")),
+                    reason=str(entry.get("reason", "")),
+                    score=float(score) if isinstance(score, int | float) else None,
+                    record=records.get(entry["id"]),
+                )
+            )
+    return items
+
+
+def _records(memory: Forethought, key: SpaceKey, ids: list[str]) -> dict[str, Record]:
+    found: dict[str, Record] = {}
+    for record_id in dict.fromkeys(ids):
+        try:
+            found[record_id] = memory.get(key, record_id)
+        except NotFound:
+            continue  # forgotten since the turn: the handle is all that is left
+    return found
+
+
+def read_trace(memory: Forethought, key: SpaceKey, app: str, trace_id: str) -> TraceView:
+    """The trace `trace_id` of this space (NotFound for another space's), ready to show."""
+    data = memory.trace(key, trace_id, app)
+    ids = [e["id"] for name in ("used", "filtered") for e in data.get(name, []) if isinstance(e, dict) and "id" in e]
+    records = _records(memory, key, ids)
+    raw_stages = [s for s in data.get("stages", []) if isinstance(s, dict)]
+    slowest = max((float(s.get("ms", 0.0)) for s in raw_stages), default=0.0) or 1.0
+    stages = [
+        TraceStage(
+            name=str(s.get("name", "")),
+            ms=float(s.get("ms", 0.0)),
+            status=str(s.get("status", "ok")),
+            note=str(s.get("note", "")),
+            share=round(100 * float(s.get("ms", 0.0)) / slowest, 1),
+        )
+        for s in raw_stages
+    ]
+    return TraceView(
+        id=str(data.get("id", trace_id)),
+        created_at=str(data.get("created_at", "")),
+        mode=str(data.get("mode", "heuristic")),
+        heuristic=bool(data.get("heuristic", True)),
+        session_id=data.get("session_id"),
+        used=_items(data.get("used"), records),
+        filtered=_items(data.get("filtered"), records),
+        violations=[v for v in data.get("violations", []) if isinstance(v, dict)],
+        stages=stages,
+        memory=data.get("memory") or {},
+        usage=data.get("usage") or {},
+        degraded=[str(d) for d in data.get("degraded", [])],
+        regenerated=bool(data.get("regenerated")),
+        blocked=bool(data.get("blocked")),
+    )
+
+
+def latest_trace_of(memory: Forethought, key: SpaceKey, app: str, session_id: str) -> str | None:
+    """The id of the newest trace of a session, among the space's recent traces."""
+    for data in memory.list_traces(key, app, limit=100):
+        if data.get("session_id") == session_id:
+            return str(data["id"])
+    return None
