@@ -9,6 +9,7 @@ function followImport(form) {
   const log = document.getElementById("import-log");
   const done = document.getElementById("import-done");
   const button = document.getElementById("import-submit");
+  const title = document.getElementById("import-title");
 
   function line(text) {
     const item = document.createElement("li");
@@ -23,7 +24,9 @@ function followImport(form) {
     done.hidden = true;
     bar.value = 0;
     percent.textContent = "0%";
+    title.textContent = "Importing…";
     panel.hidden = false;
+    panel.scrollIntoView({ block: "nearest" });
     let reply;
     try {
       const response = await fetch(form.dataset.jobs, { method: "POST", body: new FormData(form), credentials: "same-origin" });
@@ -44,6 +47,7 @@ function followImport(form) {
         events.close();
         button.disabled = false;
         done.hidden = progress.stage !== "done";
+        title.textContent = progress.stage === "done" ? "Imported" : "Import stopped";
         panel.dataset.state = progress.stage;
       }
     });
