@@ -45,7 +45,7 @@ from forethought.domain import Evidence, Role, Session
 from forethought.pipeline import detectors
 from forethought.pipeline.candidates import Candidate, Flag, Redaction, Rejection, Validated
 from forethought.pipeline.detectors import Span, find_personal_data, find_phrase, find_secrets, redact_all
-from forethought.pipeline.normalize import find_quote, normalize, related_clauses, similarity
+from forethought.pipeline.normalize import find_quote, normalize, related_clauses, tokens
 
 __all__ = ["AGENT_ONLY_CAP", "MAX_STATEMENT", "MIN_STATEMENT", "RULES", "ValidationReport", "validate"]
 
@@ -243,10 +243,13 @@ _RULES: tuple[Rule, ...] = (
 RULES: tuple[str, ...] = (*(rule.__name__ for rule in _RULES), "duplicate")
 
 
-def _fold_into(first: Candidate, dup: Candidate, ctx: _Context) -> Candidate:
-    """`dup` folded into `first`: evidence, flags and tags united, the higher confidence."""
-    evidence: dict[tuple[str, int | None], Evidence] = {}
-    for ev in [*first.evidence, *dup.evidence]:
+EvidenceKey = tuple[str, int | None]  # (normalised quote, turn index)
+
+
+def _fold_into(first: Candidate, dup: Candidate, ctx: _Context, evidence: dict[EvidenceKey, Evidence]) -> Candidate:
+    """`dup` folded into `first`: evidence, flags and tags united, the higher confidence.
+    `evidence` holds `first`'s evidence by key and gains `dup`'s (each quote is normalised once)."""
+    for ev in dup.evidence:
         evidence.setdefault((normalize(ev.quote), ev.turn_index), ev)
     merged = first.model_copy(
         update={
@@ -261,21 +264,55 @@ def _fold_into(first: Candidate, dup: Candidate, ctx: _Context) -> Candidate:
     return result if isinstance(result, Candidate) else merged
 
 
-def _same_fact(a: Candidate, b: Candidate) -> bool:
-    if a.kind != b.kind:
-        return False
-    return normalize(a.statement) == normalize(b.statement) or similarity(a.statement, b.statement) >= DUPLICATE_JACCARD
+class _Kept:
+    """The candidates kept so far, indexed so that finding the first one a new candidate repeats
+    costs about the same whatever their number (a transcript may hold thousands of candidates).
+
+    Two candidates are the same fact when they have the same kind and the same normalised
+    statement, or a token Jaccard of at least DUPLICATE_JACCARD. Jaccard ≥ J bounds how many of
+    a's words b may lack: |a − b| ≤ |a|·(1 − J)/J. So b holds at least one of any
+    ⌊|a|·(1 − J)/J⌋ + 1 words of a, and only the kept candidates holding one of a's rarest words
+    of that many need comparing (the prefix filter of set-similarity joins).
+    """
+
+    def __init__(self) -> None:
+        self.items: list[Candidate] = []
+        self.evidence: list[dict[EvidenceKey, Evidence]] = []
+        self._exact: dict[tuple[str, str], int] = {}
+        self._words: list[frozenset[str]] = []
+        self._postings: dict[tuple[str, str], list[int]] = {}
+
+    def find(self, c: Candidate, norm: str, words: frozenset[str]) -> int | None:
+        exact = self._exact.get((c.kind, norm))
+        slack = int(len(words) * (1 - DUPLICATE_JACCARD) / DUPLICATE_JACCARD + 1e-9) + 1
+        rarest = sorted(words, key=lambda w: len(self._postings.get((c.kind, w), ())))[:slack]
+        near = {i for w in rarest for i in self._postings.get((c.kind, w), ())}
+        similar = (
+            i for i in sorted(near) if len(words & self._words[i]) / len(words | self._words[i]) >= DUPLICATE_JACCARD
+        )
+        return min((i for i in (exact, next(similar, None)) if i is not None), default=None)
+
+    def add(self, c: Candidate, norm: str, words: frozenset[str]) -> None:
+        index = len(self.items)
+        self.items.append(c)
+        self.evidence.append({(normalize(ev.quote), ev.turn_index): ev for ev in c.evidence})
+        self._exact.setdefault((c.kind, norm), index)
+        self._words.append(words)
+        for word in words:
+            self._postings.setdefault((c.kind, word), []).append(index)
 
 
 def _merge_duplicates(accepted: list[Candidate], ctx: _Context) -> list[Candidate]:
-    kept: list[Candidate] = []
+    kept = _Kept()
     for c in accepted:
-        i = next((i for i, k in enumerate(kept) if _same_fact(k, c)), None)
+        norm = normalize(c.statement)
+        words = frozenset(tokens(c.statement))
+        i = kept.find(c, norm, words)
         if i is None:
-            kept.append(c)
+            kept.add(c, norm, words)
         else:
-            kept[i] = _fold_into(kept[i], c, ctx)
-    return kept
+            kept.items[i] = _fold_into(kept.items[i], c, ctx, kept.evidence[i])
+    return kept.items
 
 
 def validate(candidates: Sequence[Candidate], session: Session, app: App) -> ValidationReport:
