@@ -13,6 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import ValidationError
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
@@ -111,8 +112,10 @@ def get_subject(
     resolved = resolve_app(app)
     try:
         key = SpaceKey(workspace=caller.workspace, subject_type=resolved.subject_type, subject_id=subject_id)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise InvalidInput(str(exc).splitlines()[-1].strip().removeprefix("Value error, ")) from None
+    except ValidationError as exc:
+        # The finding itself, not str(exc): its last line is pydantic's documentation link.
+        reason = str(exc.errors()[0]["msg"]).removeprefix("Value error, ").removeprefix("space name: ")
+        raise InvalidInput(f"subject_id: {reason}") from None
     return Subject(caller, resolved, key)
 
 

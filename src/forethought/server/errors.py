@@ -137,9 +137,11 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
-        # FastAPI answers 400 for a body it cannot decode (bytes that are not UTF-8) but 422 for
-        # one that is not JSON; to a client both are the same mistake, so both are 422.
-        finding = {"loc": ["body"], "msg": "the body is not UTF-8 JSON text", "type": "json_invalid"}
+        # FastAPI answers 400 for a body json.loads refuses with a ValueError (bytes that are not
+        # UTF-8, an integer of thousands of digits) but 422 for one that is not JSON; to a client
+        # both are the same mistake, so both are 422.
+        what = "UTF-8 JSON text" if isinstance(exc.__cause__, UnicodeDecodeError) else "JSON this server can read"
+        finding = {"loc": ["body"], "msg": f"the body is not {what}", "type": "json_invalid"}
         return error_response(422, "validation_error", str(finding["msg"]), [finding])
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     if exc.status_code == 404:
