@@ -55,7 +55,7 @@ def live_server(memory: Forethought) -> Iterator[LiveServer]:
     sock.bind(("127.0.0.1", 0))  # the port is ours from here on: no race with other workers
     port = sock.getsockname()[1]
     app = create_app(memory, ServerSettings(rate_per_second=0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + WAIT_S
