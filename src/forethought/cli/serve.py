@@ -60,7 +60,9 @@ def serve(ctx: Context) -> Output:
     memory.model = ctx.model()
     services = Services(memory, server_settings)
     url = _url(a.host, a.port)
-    print(f"Forethought API on {url}  (OpenAPI docs: {url}/docs)", flush=True)
+    print(f"Forethought on {url}", flush=True)
+    print(f"  web workspace: {url}/  (log in with an API key: `forethought keys create --workspace W`)", flush=True)
+    print(f"  HTTP API: {url}/v1  (OpenAPI docs: {url}/docs)", flush=True)
     print(f"  database {ctx.settings.db}, embedder {ctx.settings.embedder}, model: {services.mode}", flush=True)
     load = getattr(memory.embedder, "load", None)
     if callable(load):
@@ -68,7 +70,10 @@ def serve(ctx: Context) -> Output:
     if a.demo:
         key = demo_key(memory, ctx.settings.db)
         services.startup.run("demo", lambda: seed_demo(memory))
-        print(f"  demo workspace key: {key}  (kept in {key_file(ctx.settings.db)}, mode 0600)", flush=True)
+        print(
+            f"  demo workspace key: {key}  (paste it at {url}/ ; kept in {key_file(ctx.settings.db)}, mode 0600)",
+            flush=True,
+        )
         print(f"  try: curl -H 'Authorization: Bearer {key}' {url}/v1/apps/career/subjects", flush=True)
     config = uvicorn.Config(
         create_app(services), host=a.host, port=a.port, log_level=a.log_level, access_log=a.log_level == "info"
