@@ -262,3 +262,9 @@ def test_denying_a_skill_conflicts_even_when_only_one_side_gave_a_level(memory: 
     later = memory.submit_session("career", key, "user: Honestly, I don't know Python at all.", title="later")
     (item,) = later.result.submission.items
     assert item.relation.label is RelationLabel.CONFLICTS and item.outcome == "pending"
+
+
+def test_a_submission_reports_each_stage_as_it_finishes(memory: Forethought) -> None:
+    stages: list[str] = []
+    memory.submit_session("generic", "ana", "user: We decided to ship on Fridays.", title="t", progress=stages.append)
+    assert stages == ["captured", "extracted", "validated", "filed"]

@@ -80,8 +80,11 @@ def test_progress_events_reach_one_hundred_percent(alice: Browser, memory: Foret
         for line in stream.iter_lines():
             if line.startswith("data: "):
                 events.append(json.loads(line.removeprefix("data: ")))
-    assert [e["stage"] for e in events] == ["parse", "remember", "remember", "remember", "done"]
-    assert [e["percent"] for e in events] == [10, 40, 70, 100, 100]
+    assert [e["stage"] for e in events] == ["parse", *["remember"] * 12, "done"]
+    assert [e["percent"] for e in events] == [10, 17, 25, 32, 40, 47, 55, 62, 70, 77, 85, 92, 100, 100]
+    assert [e["message"] for e in events[1:5]] == [
+        f"session 1 of 3: {stage}" for stage in ("captured", "extracted", "validated", "filed")
+    ]
     assert events[-1]["finished"] is True
     assert len(memory.inbox(NOTES).pending) == 3
 
@@ -93,8 +96,8 @@ def test_a_reconnecting_page_resumes_after_the_last_event_it_saw(alice: Browser)
         first = [line for line in stream.iter_lines() if line.startswith("id: ")]
     with alice.client.stream("GET", url, headers={"Last-Event-ID": "0"}) as stream:
         resumed = [line for line in stream.iter_lines() if line.startswith("id: ")]
-    assert first == ["id: 0", "id: 1", "id: 2"]
-    assert resumed == ["id: 1", "id: 2"]
+    assert first == [f"id: {i}" for i in range(6)]  # parse, four stages, done
+    assert resumed == [f"id: {i}" for i in range(1, 6)]
 
 
 def test_a_bad_transcript_is_refused_before_a_job_starts(alice: Browser) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -54,15 +54,20 @@ def memorize(
     turn_indexes: Sequence[int] | None = None,
     source: str,
     occurred_at: datetime | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Memorized:
-    """Propose, check and file what a session (or just some of its turns) gives to remember."""
+    """Propose, check and file what a session (or just some of its turns) gives to remember;
+    `progress` hears "extracted", "validated" and "filed" as each stage finishes."""
+    tell = progress or (lambda stage: None)
     view = session
     if turn_indexes is not None:
         wanted = set(turn_indexes)
         view = session.model_copy(update={"turns": tuple(t for t in session.turns if t.index in wanted)})
     extraction = extract_candidates(view, app, model)
+    tell("extracted")
     report = validate(extraction.candidates, view, app)
     checked = report.validated
+    tell("validated")
     submission = submit(
         memory,
         app,
@@ -73,6 +78,7 @@ def memorize(
         source=source,
         scrub=lambda text: scrub(text, app),
     )
+    tell("filed")
     return Memorized(
         submission=submission,
         mode=extraction.mode,

@@ -7,7 +7,7 @@ the name of a registered one; `space` is a SpaceKey or a subject name within tha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the stage modules import the façade; load them when called
 __all__ = ["Extracted", "Inbox", "PipelineApi", "SessionSubmission", "app_key", "dry_run", "resolve_app"]
 
 AppRef = App | str
+Progress = Callable[[str], None]  # told each stage of a submission as it finishes
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,11 @@ class PipelineApi:
         title: str,
         fmt: str = "auto",
         source: str = "import",
+        progress: Progress | None = None,
     ) -> SessionSubmission:
-        """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox."""
+        """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox.
+        `progress`, when given, is called with each stage as it finishes: captured, extracted,
+        validated, filed (a long transcript spends most of its time extracting)."""
         from forethought.pipeline.capture import capture_session
         from forethought.pipeline.memorize import memorize
         from forethought.pipeline.transcripts import parse_transcript
@@ -188,7 +192,9 @@ class PipelineApi:
         memory = _memory(self)
         space_ = memory.space(key)
         session = capture_session(memory, resolved, space_, turns, title=title, source=source)
-        result = memorize(memory, resolved, space_, session, model=self.model, source=source)
+        if progress is not None:
+            progress("captured")
+        result = memorize(memory, resolved, space_, session, model=self.model, source=source, progress=progress)
         return SessionSubmission(session=session, result=result)
 
     def inbox(self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 200) -> Inbox:

@@ -4,8 +4,9 @@
 `{"sessions": [{"title", "messages"}, ...]}`, or JSON Lines whose objects carry a `sessionId` or
 `session_id`), so bad input is refused before anything is written. `run_import` then hands each
 session to the façade's `submit_session` (scrub → capture → extract → validate → relate → review)
-and reports after each one. The page without JavaScript runs it in the request; with JavaScript
-an `ImportJob` runs it in a thread and the page follows its events over server-sent events.
+and reports each stage of each one (captured, extracted, validated, filed). The page without
+JavaScript runs it in the request; with JavaScript an `ImportJob` runs it in a thread and the page
+follows its events over server-sent events.
 """
 
 from __future__ import annotations
@@ -132,6 +133,8 @@ def plan_import(data: bytes | str, *, fmt: str = "auto", title: str = "imported 
 
 
 Report = Callable[[Stage, int, str], None]
+# What `submit_session` reports for each session, in order; the last step is the session's end.
+_STAGES = ("captured", "extracted", "validated", "filed")
 
 
 def run_import(
@@ -141,15 +144,21 @@ def run_import(
     summary = ImportSummary(sessions=len(plan), turns=sum(len(p.turns) for p in plan))
     report("parse", 10, f"{summary.sessions} session(s), {summary.turns} turn(s) read")
     for index, planned in enumerate(plan):
-        done = memory.submit_session(app, key, planned.turns, title=planned.title, source="import")
+        start = 10 + (90 * index) // len(plan)
+        width = 10 + (90 * (index + 1)) // len(plan) - start
+        where = f"session {index + 1} of {len(plan)}"  # the last stage, filed, ends the session
+
+        def stage_done(stage: str, start: int = start, width: int = width, where: str = where) -> None:
+            step = _STAGES.index(stage) + 1 if stage in _STAGES else 0
+            report("remember", start + (width * step) // len(_STAGES), f"{where}: {stage}")
+
+        done = memory.submit_session(app, key, planned.turns, title=planned.title, source="import", progress=stage_done)
         result = done.result.submission
         summary.pending += result.count("pending")
         summary.approved += result.count("approved")
         summary.merged += result.count("merged")
         summary.rejected += len(result.rejected)
         summary.mode = done.result.mode
-        percent = 10 + (90 * (index + 1)) // len(plan)
-        report("remember", percent, f"session {index + 1} of {len(plan)} remembered: {planned.title}")
     report("done", 100, f"{summary.pending} to review, {summary.approved} approved, {summary.rejected} filtered")
     return summary
 
