@@ -3,8 +3,12 @@ input tests) found, one test each."""
 
 from __future__ import annotations
 
+import anyio.to_thread
 import pytest
+from fastapi.testclient import TestClient
 
+from forethought import Forethought
+from forethought.server import ServerSettings, create_app
 from tests.server.conftest import Api
 
 NOT_UTF8 = b'{"text": "\xff\xfe\x80 caf\xe9"}'
@@ -38,3 +42,17 @@ def test_an_invalid_subject_id_says_what_is_wrong(api: Api, subject: str, reason
     assert response.status_code == 422, response.text
     message = response.json()["error"]["message"]
     assert message.startswith("subject_id: ") and reason in message and "pydantic" not in message
+
+
+def test_the_worker_pool_is_sized_from_the_settings(memory: Forethought) -> None:
+    # bench/load.py: anyio's default of 40 threads thrashed under 16 clients on 2 CPUs.
+    assert ServerSettings.load({"FORETHOUGHT_SERVER_THREADS": "3"}).worker_threads == 3
+    assert ServerSettings().worker_threads >= 2
+    app = create_app(memory, ServerSettings(worker_threads=3))
+
+    @app.get("/pool-size")
+    async def pool_size() -> int:
+        return int(anyio.to_thread.current_default_thread_limiter().total_tokens)
+
+    with TestClient(app) as client:  # the lifespan runs
+        assert client.get("/pool-size").json() == 3

@@ -7,6 +7,10 @@ through `errors.install_error_handlers`, in one envelope.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
@@ -48,11 +52,20 @@ def create_app(memory: Forethought | Services, settings: ServerSettings | None =
     owns it and closes it after the server stops."""
     services = memory if isinstance(memory, Services) else Services(memory, settings or ServerSettings())
     config = services.settings
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # The pool FastAPI runs sync handlers and dependencies in belongs to the event loop, so it
+        # is sized once the loop runs.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = config.worker_threads
+        yield
+
     app = FastAPI(
         title="Forethought",
         version=forethought.__version__,
         description=DESCRIPTION,
         openapi_tags=TAGS,
+        lifespan=lifespan,
     )
     app.state.services = services
     for router in ROUTERS:

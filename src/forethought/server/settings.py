@@ -11,10 +11,12 @@ Built only at the entry point (`forethought serve` passes the process environmen
 | rate_burst | FORETHOUGHT_SERVER_BURST | 40 |
 | cors_origins | FORETHOUGHT_SERVER_CORS_ORIGINS (comma separated) | none: no CORS |
 | metrics_token | FORETHOUGHT_SERVER_METRICS_TOKEN | none: /metrics is open |
+| worker_threads | FORETHOUGHT_SERVER_THREADS | twice the usable CPUs |
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
@@ -30,7 +32,12 @@ _ENV = {
     "rate_burst": "FORETHOUGHT_SERVER_BURST",
     "cors_origins": "FORETHOUGHT_SERVER_CORS_ORIGINS",
     "metrics_token": "FORETHOUGHT_SERVER_METRICS_TOKEN",
+    "worker_threads": "FORETHOUGHT_SERVER_THREADS",
 }
+
+
+def _usable_cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class ServerSettings(BaseModel):
@@ -47,6 +54,11 @@ class ServerSettings(BaseModel):
     cors_origins: tuple[str, ...] = ()
     # When set, /metrics requires `Authorization: Bearer <token>`; workspace API keys never do.
     metrics_token: SecretStr | None = None
+    # Requests the core works on at once: route handlers are sync and run in a thread pool, the
+    # rest wait on the event loop. The work is mostly CPU under one GIL, so more threads than
+    # cores only add contention: on 2 CPUs under 16 clients, 4 threads served 63 requests/s,
+    # 8 served 49 and anyio's default of 40 served 40 (bench/load.py, docs/benchmarks.md).
+    worker_threads: int = Field(default_factory=lambda: 2 * _usable_cpus(), ge=1, le=1024)
 
     @classmethod
     def load(cls, environ: Mapping[str, str]) -> ServerSettings:

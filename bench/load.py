@@ -1,0 +1,313 @@
+"""HTTP load: throughput and latency of a real `forethought serve` under concurrent clients.
+
+    python -m bench.load [--clients 1,4,16] [--duration 30] [--records 3000] [--out bench/results/load.json]
+
+1. A fresh database is seeded in this process with `--records` synthetic memories (bench/synthetic.py)
+   through the shipped embedder (MiniLM, the default), and an API key is made;
+2. `forethought serve` starts on a free loopback port over it, with the default embedder, no
+   language model (heuristic mode) and rate limiting off; timing starts once `/ready` is 200;
+3. for each client count, that many threads (one httpx client each) run for `--duration` seconds
+   in a closed loop — each sends its next request as soon as the last one answers — a mix of
+   retain, recall and governed turns (`--mix`, weights), all on the seeded subject;
+4. per operation: requests, throughput, p50/p95/p99 latency (client side, wall clock) and errors
+   (any status other than the operation's 200/201, or a transport error).
+
+The clients run on the same machine as the server and share its cores; the figures say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from bench.common import command_line, machine, markdown_table, now_iso, write_json
+from bench.synthetic import PEOPLE, SYSTEMS, WHEN, memories, queries
+
+ROOT = Path(__file__).resolve().parent.parent
+FORETHOUGHT = str(Path(sys.executable).with_name("forethought"))
+SUBJECT = "/v1/apps/generic/subjects/load"
+OPERATIONS = ("retain", "recall", "turn")
+EXPECTED = {"retain": 201, "recall": 200, "turn": 200}
+
+
+@dataclass
+class Samples:
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def seed(db: Path, n: int) -> str:
+    """`n` synthetic memories through the real embedder; returns a full API key."""
+    from forethought import Forethought, RetainItem, SpaceKey
+    from forethought.plugins import get_app
+
+    key = SpaceKey(workspace="load", subject_type=get_app("generic").subject_type, subject_id="load")
+    with Forethought.open(db) as memory:
+        memory.retain_many(key, [RetainItem(t) for t in memories(n, seed=11)], batch_size=64)
+        _, full = memory.create_api_key("load", name="bench")
+    return full
+
+
+class Server:
+    """`forethought serve` in a child process, its output in a log file beside the database."""
+
+    def __init__(self, db: Path, *, args: tuple[str, ...] = (), **env: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = db.with_name("server.log")
+        environ = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": os.environ.get("HOME", "/tmp"),
+            "FORETHOUGHT_DB": str(db),
+            "FORETHOUGHT_LLM_PROVIDER": "none",
+            "FORETHOUGHT_SERVER_RATE": "0",
+            **env,
+        }
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [FORETHOUGHT, "serve", "--port", str(self.port), *args],
+                env=environ,
+                cwd=db.parent,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self.started = time.perf_counter()
+
+    def wait_ready(self, timeout_s: float = 120) -> float:
+        """Seconds from process start until `/ready` answered 200."""
+        deadline = time.monotonic() + timeout_s
+        with httpx.Client(timeout=5) as client:
+            while True:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited:\n{self.log.read_text(errors='replace')}")
+                try:
+                    if client.get(f"{self.url}/ready").status_code == 200:
+                        return time.perf_counter() - self.started
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"not ready in {timeout_s} s:\n{self.log.read_text(errors='replace')}")
+                time.sleep(0.01)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _requests(rng: random.Random, worker: int, counter: list[int]) -> dict[str, Callable[[], dict[str, Any]]]:
+    """The body of each operation's next request."""
+    questions = queries(500, 3000, seed=worker + 100)
+
+    def retain() -> dict[str, Any]:
+        counter[0] += 1
+        person, system = rng.choice(PEOPLE), rng.choice(SYSTEMS)
+        return {"text": f"{person} noted that the {system} load test ran (run L-{worker}-{counter[0]})"}
+
+    def recall() -> dict[str, Any]:
+        return {"query": rng.choice(questions), "k": 10}
+
+    def turn() -> dict[str, Any]:
+        return {"message": f"What did we decide about the {rng.choice(SYSTEMS)} {rng.choice(WHEN)}?"}
+
+    return {"retain": retain, "recall": recall, "turn": turn}
+
+
+PATHS = {"retain": "/records", "recall": "/recall", "turn": "/turns"}
+
+
+def _client(
+    url: str,
+    key: str,
+    worker: int,
+    mix: dict[str, float],
+    stop_at: float,
+    out: dict[str, Samples],
+    lock: threading.Lock,
+) -> None:
+    rng = random.Random(worker)
+    bodies = _requests(rng, worker, [0])
+    names, weights = list(mix), list(mix.values())
+    mine = {op: Samples() for op in OPERATIONS}
+    with httpx.Client(base_url=url + SUBJECT, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client:
+        while time.perf_counter() < stop_at:
+            op = rng.choices(names, weights)[0]
+            body = bodies[op]()
+            start = time.perf_counter()
+            try:
+                response = client.post(PATHS[op], json=body)
+                status = str(response.status_code)
+            except httpx.TransportError as exc:
+                status = type(exc).__name__
+            mine[op].latencies_ms.append((time.perf_counter() - start) * 1000)
+            mine[op].statuses[status] = mine[op].statuses.get(status, 0) + 1
+            if status != str(EXPECTED[op]):
+                mine[op].errors += 1
+    with lock:
+        for op, samples in mine.items():
+            total = out[op]
+            total.latencies_ms += samples.latencies_ms
+            total.errors += samples.errors
+            for status, count in samples.statuses.items():
+                total.statuses[status] = total.statuses.get(status, 0) + count
+
+
+def run_level(url: str, key: str, clients: int, duration_s: float, mix: dict[str, float]) -> dict[str, Any]:
+    out = {op: Samples() for op in OPERATIONS}
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + duration_s
+    threads = [
+        threading.Thread(target=_client, args=(url, key, i, mix, stop_at, out, lock), daemon=True)
+        for i in range(clients)
+    ]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    ops: dict[str, Any] = {}
+    for op, samples in out.items():
+        lat = np.asarray(samples.latencies_ms or [0.0])
+        p50, p95, p99 = (round(float(v), 1) for v in np.percentile(lat, [50, 95, 99]))
+        ops[op] = {
+            "requests": len(samples.latencies_ms),
+            "per_s": round(len(samples.latencies_ms) / elapsed, 1),
+            "p50_ms": p50,
+            "p95_ms": p95,
+            "p99_ms": p99,
+            "errors": samples.errors,
+            "statuses": samples.statuses,
+        }
+    return {
+        "clients": clients,
+        "seconds": round(elapsed, 1),
+        "requests_per_s": round(sum(o["requests"] for o in ops.values()) / elapsed, 1),
+        "errors": sum(o["errors"] for o in ops.values()),
+        "operations": ops,
+    }
+
+
+def measure_ready(runs: int) -> dict[str, Any]:
+    """`forethought serve --demo` from process start until `/ready` is 200, on a fresh database each run."""
+    seconds = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="ft-ready-") as tmp:
+            server = Server(Path(tmp) / "demo.db", args=("--demo",))
+            try:
+                seconds.append(round(server.wait_ready(), 2))
+            finally:
+                server.stop()
+    return {"runs": seconds, "median_s": round(float(np.median(seconds)), 2), "max_s": max(seconds)}
+
+
+def table(levels: list[dict[str, Any]]) -> str:
+    rows = [
+        [
+            str(level["clients"]),
+            op,
+            str(o["requests"]),
+            f"{o['per_s']:.1f}",
+            f"{o['p50_ms']:.1f}",
+            f"{o['p95_ms']:.1f}",
+            f"{o['p99_ms']:.1f}",
+            str(o["errors"]),
+        ]
+        for level in levels
+        for op, o in level["operations"].items()
+    ]
+    header = ["clients", "operation", "requests", "per s", "p50 ms", "p95 ms", "p99 ms", "errors"]
+    return markdown_table(header, rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", default="1,4,16", help="client counts, comma separated")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds per client count")
+    parser.add_argument("--records", type=int, default=3000, help="memories seeded before the run")
+    parser.add_argument("--mix", default="retain:2,recall:6,turn:2", help="operation weights")
+    parser.add_argument("--ready-runs", type=int, default=5, help="runs of `serve --demo` to time readiness (0: none)")
+    parser.add_argument(
+        "--server-env", action="append", default=[], metavar="NAME=VALUE", help="extra server environment (repeatable)"
+    )
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "load.json"))
+    a = parser.parse_args()
+    mix = {name: float(weight) for name, weight in (part.split(":") for part in a.mix.split(","))}
+    levels_wanted = [int(c) for c in a.clients.split(",")]
+
+    tmp = Path(tempfile.mkdtemp(prefix="ft-load-"))
+    db = tmp / "load.db"
+    start = time.perf_counter()
+    key = seed(db, a.records)
+    seeded_s = round(time.perf_counter() - start, 1)
+    print(f"seeded {a.records} memories in {seeded_s} s", flush=True)
+    server_env = dict(item.split("=", 1) for item in a.server_env)
+    server = Server(db, **server_env)
+    try:
+        ready_s = round(server.wait_ready(), 2)
+        print(f"server ready in {ready_s} s (MiniLM loaded); {a.duration:g} s per level", flush=True)
+        levels = []
+        for clients in levels_wanted:
+            level = run_level(server.url, key, clients, a.duration, mix)
+            levels.append(level)
+            print(f"{clients:>3} clients: {level['requests_per_s']} req/s, {level['errors']} errors", flush=True)
+    finally:
+        server.stop()
+    ready = measure_ready(a.ready_runs) if a.ready_runs else None
+    result = {
+        "benchmark": "load",
+        "generated_at": now_iso(),
+        "command": command_line(),
+        "machine": machine(),
+        "setup": {
+            "records_seeded": a.records,
+            "seed_seconds": seeded_s,
+            "embedder": "minilm (the default)",
+            "model": "none (heuristic mode)",
+            "rate_limit": "off",
+            "duration_s_per_level": a.duration,
+            "mix": mix,
+            "server_ready_s": ready_s,
+            "server_env": server_env,
+            "clients_on_same_machine": True,
+        },
+        "levels": levels,
+        "errors": sum(level["errors"] for level in levels),
+        "demo_ready": ready,
+    }
+    write_json(Path(a.out), result)
+    print()
+    print(table(levels))
+    if ready:
+        print(f"\n`forethought serve --demo` to /ready 200: median {ready['median_s']} s, runs {ready['runs']}")
+    print(f"\nwritten to {a.out}")
+
+
+if __name__ == "__main__":
+    main()
