@@ -78,6 +78,13 @@ def test_413_by_content_length_and_by_stream(make_client: MakeClient, api: Api) 
     assert client.post(url, headers=api.headers, json={"text": "small enough"}).status_code == 201
 
 
+def test_413_on_a_workspace_form_is_a_page_not_json(make_client: MakeClient) -> None:
+    client = make_client(ServerSettings(max_body_bytes=2048, rate_per_second=0))
+    response = client.post("/web/login", data={"key": "x" * 4000})
+    assert response.status_code == 413 and response.headers["content-type"].startswith("text/html")
+    assert "over the limit of 2,048 bytes" in response.text and "<script" not in response.text
+
+
 def test_422_validation_details(api: Api) -> None:
     url = api.url("project", "tillpoint", "/records")
     error = _envelope(api.post(url, json={"text": 5, "surprise": True}), 422, "validation_error")

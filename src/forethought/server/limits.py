@@ -9,6 +9,7 @@ request of this API needs more than a few levels).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
@@ -18,7 +19,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from forethought.server.errors import error_body
 
-__all__ = ["RequestLimits", "json_too_deep"]
+__all__ = ["WEB_PREFIX", "RequestLimits", "json_too_deep"]
+
+WEB_PREFIX = "/web"  # the workspace's pages: a refusal there is a page, not JSON
+_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Request refused · Forethought</title>"
+    "<body><h1>Request refused</h1><p>{message}.</p><p><a href=/web/>Back to the workspace</a></p></body></html>"
+)
 
 # The only bytes that matter for nesting: quotes, escapes (so an escaped quote does not end a
 # string) and brackets. One linear pass over these tokens; brackets inside strings are text.
@@ -57,7 +64,7 @@ class RequestLimits:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_body_bytes:
-            await self._refuse(send, 413, "payload_too_large", self._too_large())
+            await _refuse(scope, send, 413, "payload_too_large", self._too_large())
             return
         if (
             scope.get("method") in ("GET", "HEAD", "OPTIONS", "DELETE")
@@ -75,7 +82,7 @@ class RequestLimits:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body_bytes:
-                await self._refuse(send, 413, "payload_too_large", self._too_large())
+                await _refuse(scope, send, 413, "payload_too_large", self._too_large())
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -84,28 +91,34 @@ class RequestLimits:
         # Every body is checked, whatever its declared type: the framework parses JSON without one.
         if await _too_deep(body, self.max_json_depth):
             message_text = f"JSON nests deeper than {self.max_json_depth} levels"
-            await self._refuse(send, 422, "json_too_deep", message_text)
+            await _refuse(scope, send, 422, "json_too_deep", message_text)
             return
         await self.app(scope, _replay(body, receive), send)
 
     def _too_large(self) -> str:
         return f"the request body is over the limit of {self.max_body_bytes:,} bytes"
 
-    @staticmethod
-    async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+
+async def _refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    """The envelope for API clients; a small page for a browser posting a workspace form."""
+    if str(scope.get("path", "")).startswith(WEB_PREFIX):
+        payload = _PAGE.format(message=html.escape(message)).encode("utf-8")
+        content_type = b"text/html; charset=utf-8"
+    else:
         payload = json.dumps(error_body(code, message)).encode("utf-8")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode("ascii")),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        content_type = b"application/json"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", content_type),
+                (b"content-length", str(len(payload)).encode("ascii")),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
 
 
 async def _too_deep(body: bytes, limit: int) -> bool:
