@@ -1,14 +1,17 @@
 """HTTP load: throughput and latency of a real `forethought serve` under concurrent clients.
 
-    python -m bench.load [--clients 1,4,16] [--duration 30] [--records 3000] [--out bench/results/load.json]
+    python -m bench.load [--clients 1,4,16] [--paced 16@1,16@2] [--duration 30] [--records 3000]
 
 1. A fresh database is seeded in this process with `--records` synthetic memories (bench/synthetic.py)
    through the shipped embedder (MiniLM, the default), and an API key is made;
 2. `forethought serve` starts on a free loopback port over it, with the default embedder, no
    language model (heuristic mode) and rate limiting off; timing starts once `/ready` is 200;
 3. for each client count, that many threads (one httpx client each) run for `--duration` seconds
-   in a closed loop — each sends its next request as soon as the last one answers — a mix of
-   retain, recall and governed turns (`--mix`, weights), all on the seeded subject;
+   in a closed loop — each sends its next request as soon as the last one answers: the server's
+   saturation — then for each paced level (`--paced CLIENTS@RATE`) each client sends RATE requests
+   a second as a Poisson process, latency counted from when each request was due (no coordinated
+   omission): latency at a stated load. Both run a mix of retain, recall and governed turns
+   (`--mix`, weights), all on the seeded subject;
 4. per operation: requests, throughput, p50/p95/p99 latency (client side, wall clock) and errors
    (any status other than the operation's 200/201, or a transport error).
 
@@ -150,16 +153,28 @@ def _client(
     stop_at: float,
     out: dict[str, Samples],
     lock: threading.Lock,
+    rate: float = 0.0,
 ) -> None:
+    """One client. `rate` 0: a closed loop (the next request as soon as the last answers). Else
+    paced: requests arrive as a Poisson process of `rate` a second, and latency counts from when
+    a request was due, so a slow answer that delays the next one is charged to the server."""
     rng = random.Random(worker)
     bodies = _requests(rng, worker, [0])
     names, weights = list(mix), list(mix.values())
     mine = {op: Samples() for op in OPERATIONS}
+    due = time.perf_counter() + (rng.expovariate(rate) if rate else 0.0)
     with httpx.Client(base_url=url + SUBJECT, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client:
         while time.perf_counter() < stop_at:
             op = rng.choices(names, weights)[0]
             body = bodies[op]()
-            start = time.perf_counter()
+            if rate:
+                if due >= stop_at:
+                    break
+                time.sleep(max(0.0, due - time.perf_counter()))
+                start = due
+                due += rng.expovariate(rate)
+            else:
+                start = time.perf_counter()
             try:
                 response = client.post(PATHS[op], json=body)
                 status = str(response.status_code)
@@ -178,12 +193,14 @@ def _client(
                 total.statuses[status] = total.statuses.get(status, 0) + count
 
 
-def run_level(url: str, key: str, clients: int, duration_s: float, mix: dict[str, float]) -> dict[str, Any]:
+def run_level(
+    url: str, key: str, clients: int, duration_s: float, mix: dict[str, float], rate: float = 0.0
+) -> dict[str, Any]:
     out = {op: Samples() for op in OPERATIONS}
     lock = threading.Lock()
     stop_at = time.perf_counter() + duration_s
     threads = [
-        threading.Thread(target=_client, args=(url, key, i, mix, stop_at, out, lock), daemon=True)
+        threading.Thread(target=_client, args=(url, key, i, mix, stop_at, out, lock, rate), daemon=True)
         for i in range(clients)
     ]
     started = time.perf_counter()
@@ -207,6 +224,7 @@ def run_level(url: str, key: str, clients: int, duration_s: float, mix: dict[str
         }
     return {
         "clients": clients,
+        "rate_per_client": rate or None,
         "seconds": round(elapsed, 1),
         "requests_per_s": round(sum(o["requests"] for o in ops.values()) / elapsed, 1),
         "errors": sum(o["errors"] for o in ops.values()),
@@ -227,10 +245,15 @@ def measure_ready(runs: int) -> dict[str, Any]:
     return {"runs": seconds, "median_s": round(float(np.median(seconds)), 2), "max_s": max(seconds)}
 
 
+def _level_name(level: dict[str, Any]) -> str:
+    rate = level.get("rate_per_client")
+    return str(level["clients"]) if not rate else f"{level['clients']} × {rate:g}/s"
+
+
 def table(levels: list[dict[str, Any]]) -> str:
     rows = [
         [
-            str(level["clients"]),
+            _level_name(level),
             op,
             str(o["requests"]),
             f"{o['per_s']:.1f}",
@@ -250,6 +273,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", default="1,4,16", help="client counts, comma separated")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds per client count")
+    parser.add_argument(
+        "--paced",
+        default="16@1,16@2",
+        help="paced levels CLIENTS@RATE (requests a second per client, Poisson arrivals), comma separated",
+    )
     parser.add_argument("--records", type=int, default=3000, help="memories seeded before the run")
     parser.add_argument("--mix", default="retain:2,recall:6,turn:2", help="operation weights")
     parser.add_argument("--ready-runs", type=int, default=5, help="runs of `serve --demo` to time readiness (0: none)")
@@ -259,7 +287,10 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "load.json"))
     a = parser.parse_args()
     mix = {name: float(weight) for name, weight in (part.split(":") for part in a.mix.split(","))}
-    levels_wanted = [int(c) for c in a.clients.split(",")]
+    levels_wanted = [(int(c), 0.0) for c in a.clients.split(",") if c]
+    for part in filter(None, a.paced.split(",")):
+        clients, rate = part.split("@")
+        levels_wanted.append((int(clients), float(rate)))
 
     tmp = Path(tempfile.mkdtemp(prefix="ft-load-"))
     db = tmp / "load.db"
@@ -273,10 +304,13 @@ def main() -> None:
         ready_s = round(server.wait_ready(), 2)
         print(f"server ready in {ready_s} s (MiniLM loaded); {a.duration:g} s per level", flush=True)
         levels = []
-        for clients in levels_wanted:
-            level = run_level(server.url, key, clients, a.duration, mix)
+        for clients, rate in levels_wanted:
+            level = run_level(server.url, key, clients, a.duration, mix, rate)
             levels.append(level)
-            print(f"{clients:>3} clients: {level['requests_per_s']} req/s, {level['errors']} errors", flush=True)
+            print(
+                f"{_level_name(level):>10} clients: {level['requests_per_s']} req/s, {level['errors']} errors",
+                flush=True,
+            )
     finally:
         server.stop()
     ready = measure_ready(a.ready_runs) if a.ready_runs else None
