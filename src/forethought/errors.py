@@ -26,6 +26,7 @@ __all__ = [
     "ModelUnavailable",
     "NotFound",
     "StoreBusy",
+    "validation_reason",
 ]
 
 
@@ -81,3 +82,16 @@ class ModelUnavailable(BackendError):
     """A model file is missing, unreadable, or does not match its pinned hash."""
 
     code = "model_unavailable"
+
+
+def validation_reason(exc: ValueError) -> str:
+    """The first finding of a validation error in one line, for a user. For pydantic's
+    ValidationError that is its first error's message — not `str(exc)`, which ends in a link."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        found = errors()
+        if found:
+            message = str(found[0].get("msg", "invalid value"))
+            return message.removeprefix("Value error, ").removeprefix("space name: ")
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else "invalid value"

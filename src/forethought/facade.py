@@ -28,7 +28,7 @@ from forethought.domain import (
 from forethought.domain.keys import ApiKey
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
-from forethought.errors import InvalidInput, NotFound
+from forethought.errors import InvalidInput, NotFound, validation_reason
 from forethought.llm.base import ChatModel
 from forethought.outbox import OutboxReport, drain
 from forethought.pipeline.service import PipelineApi
@@ -124,7 +124,7 @@ class Forethought(PipelineApi):
         try:
             key = ref if isinstance(ref, SpaceKey) else SpaceKey(subject_id=ref)
         except ValidationError as exc:
-            raise InvalidInput(_first_error(exc)) from None
+            raise InvalidInput(validation_reason(exc)) from None
         return self.store.resolve_space(key, create=create)
 
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
@@ -482,9 +482,3 @@ class Forethought(PipelineApi):
 
 def _reason(reason: str | None) -> str | None:
     return None if reason is None else limits.clean_text(reason, field="reason", limit=1000)
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    message = str(error.get("msg", "invalid value"))
-    return message.removeprefix("Value error, ")

@@ -145,3 +145,10 @@ def test_retain_attaches_check_patterns_and_refuses_bad_ones(memory: Forethought
         with pytest.raises(InvalidInput):
             memory.retain("p", "Another rule.", check=bad)
     assert len(memory.list_records("p")) == 1
+
+
+def test_a_bad_subject_id_says_what_is_wrong_in_one_line(memory: Forethought) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        memory.turn("career", "bad\x00id", "hello")
+    message = str(caught.value)
+    assert "\n" not in message and "pydantic" not in message and "NUL" in message

@@ -105,9 +105,9 @@ class PipelineApi:
         try:
             return resolved, app_key(resolved, space)
         except ValueError as exc:  # pydantic's ValidationError is a ValueError
-            from forethought.errors import InvalidInput
+            from forethought.errors import InvalidInput, validation_reason
 
-            raise InvalidInput(str(exc).splitlines()[-1].strip().removeprefix("Value error, ")) from None
+            raise InvalidInput(validation_reason(exc)) from None
 
     def turn(
         self,

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
-from forethought.errors import InvalidInput
+from forethought.errors import InvalidInput, validation_reason
 from forethought.facade import Forethought
 from forethought.plugins import app_names, get_app
 from forethought.server.errors import ApiError
@@ -113,9 +113,7 @@ def get_subject(
     try:
         key = SpaceKey(workspace=caller.workspace, subject_type=resolved.subject_type, subject_id=subject_id)
     except ValidationError as exc:
-        # The finding itself, not str(exc): its last line is pydantic's documentation link.
-        reason = str(exc.errors()[0]["msg"]).removeprefix("Value error, ").removeprefix("space name: ")
-        raise InvalidInput(f"subject_id: {reason}") from None
+        raise InvalidInput(f"subject_id: {validation_reason(exc)}") from None
     return Subject(caller, resolved, key)
 
 

@@ -17,7 +17,7 @@ from fastapi import Depends, Form, Path, Request
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
-from forethought.errors import InvalidInput
+from forethought.errors import InvalidInput, validation_reason
 from forethought.facade import Forethought
 from forethought.plugins import app_names, get_app
 from forethought.server.deps import ServicesDep
@@ -154,8 +154,7 @@ def _place(viewer: Viewer, app: str, subject: str) -> Place:
     try:
         key = SpaceKey(workspace=viewer.workspace, subject_type=resolved.subject_type, subject_id=subject)
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        message = str(exc).splitlines()[-1].strip().removeprefix("Value error, ")
-        raise InvalidInput(f"subject: {message}") from None
+        raise InvalidInput(f"subject: {validation_reason(exc)}") from None
     return Place(viewer, resolved, key)
 
 
