@@ -85,14 +85,15 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit(live: Live) -> None:
 
 
 def test_the_largest_input_each_limit_allows_is_taken(live: Live) -> None:
+    """At the limit it is taken; one past it is refused by the schema, which states each limit."""
     statement = ("A long statement about the ledger service. " * 100)[:3990] + " end."
     made = live.client.post(f"{S}/records", json={"text": statement})
     assert made.status_code == 201 and made.json()["record"]["statement"] == statement.strip()
-    _refused(live.client.post(f"{S}/records", json={"text": "y" * 4001}), 422, "invalid_input")
+    _refused(live.client.post(f"{S}/records", json={"text": "y" * 4001}), 422, "validation_error")
     assert live.client.post(f"{S}/recall", json={"query": "ledger " * 285}).status_code == 200  # 1,995 characters
-    _refused(live.client.post(f"{S}/recall", json={"query": "ledger " * 300}), 422, "invalid_input")
+    _refused(live.client.post(f"{S}/recall", json={"query": "ledger " * 300}), 422, "validation_error")
     assert live.client.post(f"{S}/check", json={"draft": "word " * 39_999}).status_code == 200  # 199,995 characters
-    _refused(live.client.post(f"{S}/check", json={"draft": "word " * 180_000}), 422, "invalid_input")
+    _refused(live.client.post(f"{S}/check", json={"draft": "word " * 180_000}), 422, "validation_error")
     many = [{"role": "user", "content": "I prefer green tea in the morning."}] * 5000  # the most turns a session takes
     submitted = live.client.post(f"{S}/sessions", json={"title": "many", "messages": many})
     assert submitted.status_code == 201, submitted.text[:500]

@@ -9,10 +9,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain import Status
+from forethought.domain.limits import MAX_QUERY
 from forethought.llm.base import Usage
+from forethought.pipeline.check import MAX_DRAFT_CHARS
 from forethought.pipeline.reports import Answer, Brief, CheckReport, SkippedPattern, Violation
 from forethought.pipeline.trace import Stage
-from forethought.pipeline.turn import TurnResult
+from forethought.pipeline.turn import MAX_MESSAGE, TurnResult
 from forethought.recall import RecallHit, RecallResult, SignalScore
 from forethought.server.schemas.common import RecordOut
 
@@ -41,7 +43,7 @@ class _In(BaseModel):
 
 
 class RecallIn(_In):
-    query: str
+    query: str = Field(max_length=MAX_QUERY)
     k: int = Field(default=10, ge=1, le=200)
     kinds: list[str] = Field(default_factory=list, max_length=64)
     tags: list[str] = Field(default_factory=list, max_length=32)
@@ -84,7 +86,7 @@ class RecallOut(BaseModel):
 
 
 class BriefIn(_In):
-    task: str = Field(description="What the model is about to do.")
+    task: str = Field(max_length=MAX_QUERY, description="What the model is about to do.")
     limit: int = Field(default=5, ge=1, le=50)
     file_paths: list[str] = Field(default_factory=list, max_length=100)
 
@@ -127,7 +129,7 @@ class BriefOut(BaseModel):
 
 
 class CheckIn(_In):
-    draft: str = Field(description="The draft reply, code or plan to check against memory.")
+    draft: str = Field(max_length=MAX_DRAFT_CHARS, description="The draft reply, code or plan to check against memory.")
 
 
 class CheckOut(BaseModel):
@@ -148,7 +150,7 @@ class CheckOut(BaseModel):
 
 
 class AskIn(_In):
-    question: str
+    question: str = Field(max_length=MAX_QUERY)
 
 
 class AnswerOut(BaseModel):
@@ -176,7 +178,7 @@ class AnswerOut(BaseModel):
 
 
 class TurnIn(_In):
-    message: str
+    message: str = Field(max_length=MAX_MESSAGE)
     session_id: str | None = Field(default=None, description="Continue this session (else a new one).")
 
 

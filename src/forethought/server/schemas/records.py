@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain import CheckPatterns, Role
+from forethought.domain.limits import MAX_EXTERNAL_ID, MAX_STATEMENT
 from forethought.server.schemas.common import AuditEventOut, RecordOut
 
 __all__ = [
@@ -24,6 +25,9 @@ __all__ = [
 ]
 
 _TIME = "An ISO 8601 date or time (UTC when no offset is given)."
+# The core's limits, stated in the schema so clients see them (the façade enforces them too).
+MAX_REASON = 1000
+MAX_KIND = 64
 
 
 class _In(BaseModel):
@@ -31,18 +35,24 @@ class _In(BaseModel):
 
 
 class RetainIn(_In):
-    text: str = Field(description="The statement: one sentence that will be injected into prompts.")
-    kind: str = Field(default="note", description="The record kind (see the app's kinds).")
+    text: str = Field(
+        max_length=MAX_STATEMENT, description="The statement: one sentence that will be injected into prompts."
+    )
+    kind: str = Field(default="note", max_length=MAX_KIND, description="The record kind (see the app's kinds).")
     tags: list[str] = Field(default_factory=list, max_length=32)
     occurred_at: str | None = Field(default=None, description=f"When it was decided or happened. {_TIME}")
     external_id: str | None = Field(
-        default=None, description="Your id for it: retaining the same external id again returns the first record."
+        default=None,
+        max_length=MAX_EXTERNAL_ID,
+        description="Your id for it: retaining the same external id again returns the first record.",
     )
     attributes: dict[str, Any] | None = None
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     status: Literal["active", "candidate"] = Field(default="active", description="candidate: into the inbox.")
     asserted_by: Role = Role.USER
-    context: str | None = Field(default=None, description="Text said around it: searched, never injected.")
+    context: str | None = Field(
+        default=None, max_length=MAX_STATEMENT, description="Text said around it: searched, never injected."
+    )
     check: CheckPatterns | None = Field(default=None, description="Regexes a draft must not / must match.")
 
 
@@ -52,16 +62,16 @@ class RetainedOut(BaseModel):
 
 
 class SupersedeIn(_In):
-    text: str
-    kind: str | None = Field(default=None, description="Default: the old record's kind.")
+    text: str = Field(max_length=MAX_STATEMENT)
+    kind: str | None = Field(default=None, max_length=MAX_KIND, description="Default: the old record's kind.")
     tags: list[str] | None = Field(default=None, max_length=32, description="Default: the old record's tags.")
     occurred_at: str | None = Field(default=None, description=f"When the new fact took effect. {_TIME}")
-    reason: str | None = None
+    reason: str | None = Field(default=None, max_length=MAX_REASON)
     attributes: dict[str, Any] | None = None
 
 
 class RetractIn(_In):
-    why: str = Field(description="Why the record was wrong (kept in the audit trail).")
+    why: str = Field(max_length=MAX_REASON, description="Why the record was wrong (kept in the audit trail).")
 
 
 class HistoryOut(BaseModel):
@@ -75,7 +85,7 @@ class ForgetOut(BaseModel):
 
 
 class ApproveIn(_In):
-    reason: str | None = None
+    reason: str | None = Field(default=None, max_length=MAX_REASON)
     conflict: Literal["supersede", "keep_both"] | None = Field(
         default=None, description="For a candidate that conflicts with a record: replace it, or keep both."
     )
@@ -83,17 +93,19 @@ class ApproveIn(_In):
 
 class SupersedeWithIn(_In):
     target: str = Field(min_length=1, max_length=64, description="The active record (id or handle) it replaces.")
-    reason: str | None = None
+    reason: str | None = Field(default=None, max_length=MAX_REASON)
 
 
 class EditIn(_In):
-    text: str = Field(description="The corrected statement (a new version; the old one is rejected).")
+    text: str = Field(
+        max_length=MAX_STATEMENT, description="The corrected statement (a new version; the old one is rejected)."
+    )
     tags: list[str] | None = Field(default=None, max_length=32)
-    reason: str | None = None
+    reason: str | None = Field(default=None, max_length=MAX_REASON)
 
 
 class RejectIn(_In):
-    reason: str | None = None
+    reason: str | None = Field(default=None, max_length=MAX_REASON)
 
 
 class ApproveAllIn(_In):
