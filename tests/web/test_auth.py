@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from fastapi.testclient import TestClient
+
 from forethought import Forethought
+from forethought.server import ServerSettings, create_app
 from forethought.web.sessions import SESSION_COOKIE
 from tests.web.conftest import Browser, MakeBrowser
 
@@ -128,3 +131,17 @@ def test_the_static_files_are_served_by_us(guest: Browser) -> None:
     assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
     assert js.status_code == 200 and "EventSource" in js.text
     assert guest.get("/web/static/../../server/app.py").status_code == 404
+
+
+def test_pages_share_the_keys_rate_limit(memory: Forethought) -> None:
+    app = create_app(memory, ServerSettings(rate_per_second=0.001, rate_burst=3))
+    with TestClient(app, raise_server_exceptions=False, follow_redirects=True) as client:
+        _, key = memory.create_api_key("acme", name="limited")
+        browser = Browser(client, key, "acme")
+        browser.login()  # the page it lands on takes the first of the three
+        pages = [browser.get("/web").status_code for _ in range(3)]
+        assert pages == [200, 200, 429]
+        refused = browser.get("/web")
+        assert "too many requests with this key" in refused.text and "Traceback" not in refused.text
+        api = client.get("/v1/workspace", headers={"Authorization": f"Bearer {key}"})
+        assert api.status_code == 429  # one budget per key, pages and API together

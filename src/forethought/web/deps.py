@@ -102,6 +102,10 @@ def get_viewer(request: Request, services: ServicesDep, state: StateDep) -> View
     if not any(k.id == session.key_id and k.active for k in keys):
         state.sessions.drop(token)
         raise LoginRequired()
+    verdict = services.limiter.take(session.key_id)  # the same per-key budget as the API
+    if not verdict.allowed:
+        services.metrics.rate_limited()
+        raise PageError(429, f"too many requests with this key; try again in {verdict.retry_after_s} s")
     return Viewer(token, session, services.memory.acting_as(f"key:{session.key_id}"), services, state)
 
 
