@@ -205,6 +205,7 @@ def test_the_app_is_registered_as_a_builtin() -> None:
         ("Speed up the query in lib/db.ts", "db"),
         ("Refund flow for Stripe charges", "payments"),
         ("Add a dark-mode toggle to the site header", "frontend"),  # a page header is not an HTTP header
+        ("Add a date picker to the booking form", "frontend"),
         ("Send the X-Trace-Id header on every request", "api"),
         ("Bump the helm chart for staging", "deploy"),
         ("Fix the flaky playwright suite", "testing"),

@@ -61,7 +61,8 @@ _TERMS: dict[str, tuple[str, ...]] = {
     ),
     "frontend": _split(
         r"ui,ux,components?,css,tailwind,react,jsx,tsx,buttons?,pages?,dark-?mode,themes?,toggle,navbar,"
-        r"sidebar,modals?,shadcn,storybook,frontend,useEffect,server components?,screenshots?,browser"
+        r"sidebar,modals?,shadcn,storybook,frontend,useEffect,server components?,screenshots?,browser,"
+        r"(?:date-?)?pickers?,dropdowns?,tooltips?,icons?,layouts?,stylesheets?,animations?,a11y,accessibility"
     ),
     "api": _split(
         r"apis?,endpoints?,routes?,route handlers?,rest,graphql,requests?,responses?,status codes?,"
