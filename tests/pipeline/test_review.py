@@ -268,3 +268,22 @@ def test_a_submission_reports_each_stage_as_it_finishes(memory: Forethought) -> 
     stages: list[str] = []
     memory.submit_session("generic", "ana", "user: We decided to ship on Fridays.", title="t", progress=stages.append)
     assert stages == ["captured", "extracted", "validated", "filed"]
+
+
+def test_relating_recalls_only_for_kinds_the_space_holds(memory: Forethought, monkeypatch: pytest.MonkeyPatch) -> None:
+    from forethought.pipeline.relate import relate
+
+    send(memory, cand("skill", "Ana knows Python.", name="Python", has=True))
+    asked: list[str] = []
+    real = memory.recall
+
+    def counting(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        asked.append(str(args[1]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(memory, "recall", counting)
+    fresh = [cand("decision", f"The team picked tool {i}.") for i in range(3)]
+    clash = cand("skill", "Ana does not know Python.", name="Python", has=False)
+    relations = relate(memory, APP, "ana", [*fresh, clash])
+    assert [r.label for r in relations] == [RelationLabel.NEW] * 3 + [RelationLabel.CONFLICTS]
+    assert asked == ["Ana does not know Python."]  # no decision is held: nothing to recall against

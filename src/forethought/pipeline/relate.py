@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from forethought.apps.base import App
-from forethought.domain import Record, Relation, RelationLabel
+from forethought.domain import Record, Relation, RelationLabel, Status
 from forethought.pipeline.candidates import Candidate
 from forethought.recall.results import RecallHit
 
@@ -167,8 +167,21 @@ def _classify(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation:
 
 def relate(memory: Forethought, app: App, space: SpaceRef, candidates: Sequence[Candidate]) -> list[Relation]:
     relations: list[Relation] = []
+    held: dict[str, bool] = {}  # kind -> whether the space holds an active record of it
+
+    def holds(kind: str) -> bool:
+        # A kind the space holds no active record of can relate to nothing: skip its recall (a
+        # first import of thousands of candidates then costs one query per kind, not per candidate).
+        if kind not in held:
+            held[kind] = bool(memory.list_records(space, statuses=(Status.ACTIVE,), kinds=[kind], limit=1))
+        return held[kind]
+
     for candidate in candidates:
-        hits = memory.recall(space, candidate.statement, k=TOP, kinds=[candidate.kind]).hits
+        hits = (
+            memory.recall(space, candidate.statement, k=TOP, kinds=[candidate.kind]).hits
+            if holds(candidate.kind)
+            else []
+        )
         if not hits:
             relations.append(Relation(label=RelationLabel.NEW))
             continue
