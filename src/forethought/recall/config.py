@@ -28,7 +28,7 @@ class RecallConfig(BaseModel):
     list count, and BM25 outweighs the small embedding model, which blurs names and specifics.
     20 candidates a search (twice the usual k) instead of 50 costs LoCoMo one point of
     recall@10 (0.853 -> 0.843) and 0.6 of NDCG@10, and makes recall cheaper (p50 14.9 -> 11.8 ms
-    there; over HTTP on two cores, ~45 % more requests a second); a request for more than
+    there; over HTTP on two cores, 33-42 % more requests a second); a request for more than
     `candidates` results searches deeper (`max(candidates, k)`).
     """
 
