@@ -206,41 +206,42 @@ class PipelineApi:
             pending=pending, filtered=[r for r in rejected if any(f.startswith("validator:") for f in r.flags)]
         )
 
+    def _space_id(self, app: AppRef, space: SpaceKey | str) -> str | None:
+        """The id of the space, or None when it does not exist yet: reads never create one."""
+        _, key = self._app_key(app, space)
+        try:
+            return _memory(self).space(key, create=False).id
+        except LookupError:
+            return None
+
     def list_sessions(
         self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
     ) -> list[Session]:
         """Captured sessions, newest first; `before_id` continues after a session of an earlier page."""
-        _, key = self._app_key(app, space)
-        memory = _memory(self)
-        try:
-            space_id = memory.space(key, create=False).id
-        except LookupError:
+        space_id = self._space_id(app, space)
+        if space_id is None:
             return []
-        return memory.store.list_sessions(space_id, limit=limit, before_id=before_id)
+        return _memory(self).store.list_sessions(space_id, limit=limit, before_id=before_id)
 
     def get_session(self, space: SpaceKey | str, session_id: str, app: AppRef = "generic") -> Session:
         """One captured session with its turns; NotFound for an unknown id or one of another space."""
-        _, key = self._app_key(app, space)
-        memory = _memory(self)
-        try:
-            space_id = memory.space(key, create=False).id
-        except LookupError:
-            raise NotFound(f"no session {session_id!r} in this space") from None
-        return memory.store.get_session(space_id, session_id)
+        space_id = self._space_id(app, space)
+        if space_id is None:
+            raise NotFound(f"no session {session_id!r} in this space")
+        return _memory(self).store.get_session(space_id, session_id)
 
     def list_traces(
         self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
     ) -> list[dict[str, Any]]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
-        _, key = self._app_key(app, space)
-        memory = _memory(self)
-        try:
-            space_id = memory.space(key, create=False).id
-        except LookupError:
+        space_id = self._space_id(app, space)
+        if space_id is None:
             return []
-        return memory.store.list_traces(space_id, limit=limit, before_id=before_id)
+        return _memory(self).store.list_traces(space_id, limit=limit, before_id=before_id)
 
     def trace(self, space: SpaceKey | str, trace_id: str, app: AppRef = "generic") -> dict[str, Any]:
-        _, key = self._app_key(app, space)
-        memory = _memory(self)
-        return memory.store.get_trace(memory.space(key, create=False).id, trace_id)
+        """One stored trace; NotFound for an unknown id or one of another space."""
+        space_id = self._space_id(app, space)
+        if space_id is None:
+            raise NotFound(f"no trace {trace_id!r} in this space")
+        return _memory(self).store.get_trace(space_id, trace_id)
