@@ -39,7 +39,7 @@ from forethought.errors import InvalidInput
 from forethought.pipeline.candidates import Candidate, Flag, Rejection
 from forethought.pipeline.relate import relate
 from forethought.store.base import ChangeSet
-from forethought.writing import Draft, new_record
+from forethought.writing import Draft, created_event, new_record
 
 if TYPE_CHECKING:
     from forethought.facade import Forethought, SpaceRef
@@ -98,17 +98,16 @@ def _record(
     )
 
 
-def _event(record: Record, action: Action, actor: str, **details: object) -> AuditEvent:
+def _evidence_event(record: Record, actor: str, quotes: int) -> AuditEvent:
     return AuditEvent(
         id=new_id(),
         space_id=record.space_id,
-        action=action,
+        action=Action.EVIDENCE_ADDED,
         actor=actor,
         at=utcnow(),
         record_id=record.id,
         lineage_id=record.lineage_id,
-        to_status=record.status.value if action is Action.CREATED else None,
-        details=dict(details),
+        details={"quotes": quotes},
     )
 
 
@@ -141,12 +140,12 @@ def submit(
         if relation.label is RelationLabel.DUPLICATE and relation.target_id:
             target = memory.store.get(space.id, relation.target_id)
             evidence.append((target.id, candidate.evidence))
-            events.append(_event(target, Action.EVIDENCE_ADDED, memory.actor, quotes=len(candidate.evidence)))
+            events.append(_evidence_event(target, memory.actor, len(candidate.evidence)))
             submission.items.append(SubmittedItem(target, relation, "merged"))
             continue
         record = _record(space, candidate, relation, occurred_at=occurred_at, source=source, scrub=scrub)
         new.append(record)
-        events.append(_event(record, Action.CREATED, memory.actor, kind=record.kind, source=source))
+        events.append(created_event(record, memory.actor))
         if not _auto(app, candidate, relation):
             submission.items.append(SubmittedItem(record, relation, "pending"))
             continue
@@ -172,7 +171,7 @@ def submit(
             reason=f"{rejection.rule}: {scrub(rejection.reason)}",
         )
         new.append(record)
-        events.extend([_event(record, Action.CREATED, VALIDATOR_ACTOR, kind=record.kind, source=source), event])
+        events.extend([created_event(record, VALIDATOR_ACTOR), event])
         transitions.append((record, gone))
     memory.store.apply(
         ChangeSet(space.id, inserts=memory._index(new), transitions=transitions, events=events, evidence=evidence)
