@@ -15,6 +15,7 @@ __all__ = [
     "RECORD_COLUMNS",
     "audit_from_row",
     "audit_values",
+    "dump_json",
     "record_from_row",
     "record_values",
     "session_from_rows",
@@ -28,7 +29,8 @@ RECORD_COLUMNS = (
 AUDIT_COLUMNS = "id, space_id, action, actor, at, record_id, lineage_id, from_status, to_status, reason, details"
 
 
-def _dump(value: Any) -> str:
+def dump_json(value: Any) -> str:
+    """The one JSON encoding of every JSON column (compact, sorted keys, UTF-8 kept)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
@@ -46,22 +48,22 @@ def record_values(record: Record) -> tuple[Any, ...]:
         record.previous_id,
         record.kind,
         record.statement,
-        _dump(record.attributes),
-        _dump([e.model_dump(mode="json") for e in record.evidence]),
-        _dump(record.provenance.model_dump(mode="json")),
+        dump_json(record.attributes),
+        dump_json([e.model_dump(mode="json") for e in record.evidence]),
+        dump_json(record.provenance.model_dump(mode="json")),
         record.confidence,
         record.status.value,
-        _dump(list(record.tags)),
+        dump_json(list(record.tags)),
         format_time(record.occurred_at),
         format_time(record.recorded_at),
         _time(record.valid_to),
         record.external_id,
-        _dump(list(record.supersedes)),
+        dump_json(list(record.supersedes)),
         record.superseded_by,
         record.context,
-        _dump(list(record.flags)),
-        None if record.relation is None else _dump(record.relation.model_dump(mode="json")),
-        None if record.check is None else _dump(record.check.model_dump(mode="json")),
+        dump_json(list(record.flags)),
+        None if record.relation is None else dump_json(record.relation.model_dump(mode="json")),
+        None if record.check is None else dump_json(record.check.model_dump(mode="json")),
     )
 
 
@@ -106,7 +108,7 @@ def audit_values(event: AuditEvent) -> tuple[Any, ...]:
         event.from_status,
         event.to_status,
         event.reason,
-        _dump(event.details),
+        dump_json(event.details),
     )
 
 
@@ -155,5 +157,5 @@ def session_values(session: Session) -> tuple[Any, ...]:
         session.title,
         session.source,
         format_time(session.created_at),
-        _dump(session.metadata),
+        dump_json(session.metadata),
     )

@@ -27,6 +27,7 @@ from forethought.store.sqlite.rows import (
     RECORD_COLUMNS,
     audit_from_row,
     audit_values,
+    dump_json,
     record_from_row,
     record_values,
     session_from_rows,
@@ -311,7 +312,7 @@ class SQLiteStore(Store):
                         merged.append(item)
                 conn.execute(
                     "UPDATE records SET evidence = ? WHERE id = ?",
-                    (json.dumps(merged, ensure_ascii=False, separators=(",", ":"), sort_keys=True), record_id),
+                    (dump_json(merged), record_id),
                 )
             conn.executemany(
                 f"INSERT INTO audit_events ({AUDIT_COLUMNS}) VALUES ({_marks(11)})",
@@ -484,7 +485,7 @@ class SQLiteStore(Store):
             conn.execute(
                 "UPDATE records SET supersedes = ?, superseded_by = ?, previous_id = ? WHERE id = ?",
                 (
-                    json.dumps(kept),
+                    dump_json(kept),
                     None if superseded_by in gone else superseded_by,
                     None if previous_id in gone else previous_id,
                     record_id,
