@@ -169,10 +169,7 @@ class ImportJob:
 
     id: str
     key: SpaceKey
-    app: str
     events: list[Progress] = field(default_factory=list)
-    summary: ImportSummary | None = None
-    error: str | None = None
     _changed: threading.Condition = field(default_factory=threading.Condition, repr=False)
 
     @property
@@ -194,14 +191,13 @@ class ImportJob:
 
     def run(self, memory: Forethought, app: App, plan: list[PlannedSession]) -> None:
         try:
-            self.summary = run_import(memory, app, self.key, plan, self.publish)
+            run_import(memory, app, self.key, plan, self.publish)
         except ForethoughtError as exc:
-            self.error = (str(exc).splitlines() or [exc.code])[0]
-            self.publish("failed", 100, f"the import stopped: {self.error}")
+            reason = (str(exc).splitlines() or [exc.code])[0]
+            self.publish("failed", 100, f"the import stopped: {reason}")
         except Exception:  # the thread must always finish its stream; the log has the details
             log.exception("import %s failed", self.id)
-            self.error = "the import failed; see the server log"
-            self.publish("failed", 100, self.error)
+            self.publish("failed", 100, "the import failed; see the server log")
 
 
 class ImportJobs:
@@ -212,7 +208,7 @@ class ImportJobs:
         self._lock = threading.Lock()
 
     def start(self, memory: Forethought, app: App, key: SpaceKey, plan: list[PlannedSession]) -> ImportJob:
-        job = ImportJob(new_id(), key, app.name)
+        job = ImportJob(new_id(), key)
         with self._lock:
             while len(self._jobs) >= MAX_JOBS:
                 oldest = next((i for i, j in self._jobs.items() if j.finished), next(iter(self._jobs)))
