@@ -60,6 +60,7 @@ def _record(kind: str, attributes: dict[str, Any], statement: str = "x", **extra
         ("I've used React for six months", "React", True, "beginner"),
         ("I'm very proficient in SQL", "SQL", True, "advanced"),
         ("I'm pretty comfortable with Docker", "Docker", True, "intermediate"),
+        ("I'd say I'm pretty good at Python", "Python", True, "intermediate"),  # "I'd say" is not a hedge
         ("I'm an expert in Excel", "Excel", True, "expert"),
         ("I know a bit of TypeScript", "TypeScript", True, "beginner"),
         ("I'm not very good at C++", "C++", True, "beginner"),

@@ -17,15 +17,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from forethought.apps.career.kinds import UNSPECIFIED_ROLE, Application, ApplicationStatus
-from forethought.apps.career.text import (
-    HEDGE,
-    NEGATION,
-    Found,
-    clause_prefix,
-    is_question_clause,
-    tag_value,
-    words,
-)
+from forethought.apps.career.text import Found, blocked, tag_value, words
 
 __all__ = ["ApplicationMemory", "find_application_facts"]
 
@@ -236,17 +228,10 @@ def _fact(company: str, role: str | None, status: ApplicationStatus, memory: App
     )
 
 
-def _blocked(sentence: str, at: int, negated_ok: bool) -> bool:
-    prefix = clause_prefix(sentence, at)
-    if HEDGE.search(prefix) or is_question_clause(sentence, at):
-        return True
-    return not negated_ok and bool(NEGATION.search(prefix))
-
-
 def _applied(sentence: str, memory: ApplicationMemory) -> list[Found]:
     found: list[Found] = []
     for verb in _APPLIED.finditer(sentence):
-        if _blocked(sentence, verb.start(), negated_ok=False):
+        if blocked(sentence, verb.start()):
             continue
         end = _APPLIED_END.search(sentence, verb.end())
         rest = sentence[verb.end() : end.start() if end else len(sentence)]
@@ -269,7 +254,7 @@ def find_application_facts(sentence: str, memory: ApplicationMemory) -> list[Fou
     found = _applied(sentence, memory)
     for rule in _RULES:
         for hit in rule.pattern.finditer(sentence):
-            if _blocked(sentence, hit.start(), rule.negated_ok):
+            if blocked(sentence, hit.start(), negated_ok=rule.negated_ok):
                 continue
             groups = hit.groupdict()
             if groups.get("offer"):

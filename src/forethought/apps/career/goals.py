@@ -18,15 +18,7 @@ from typing import cast
 
 from forethought.apps.career.kinds import Preference, PreferenceTopic, TargetRole
 from forethought.apps.career.lexicon import INDUSTRIES, ROLE_FIELDS, ROLE_HEADS
-from forethought.apps.career.text import (
-    HEDGE,
-    NEGATION,
-    Found,
-    clause_prefix,
-    is_question_clause,
-    tag_value,
-    words,
-)
+from forethought.apps.career.text import Found, blocked, is_question_clause, tag_value, words
 
 __all__ = ["find_goal_facts"]
 
@@ -205,8 +197,7 @@ def find_goal_facts(sentence: str) -> list[Found]:
     claimed: set[str] = set()
     for pattern in (_TARGET, _TARGET_NOUN):
         for match in pattern.finditer(sentence):
-            prefix = clause_prefix(sentence, match.start())
-            if HEDGE.search(prefix) or NEGATION.search(prefix) or is_question_clause(sentence, match.start()):
+            if blocked(sentence, match.start()):
                 continue
             if (fact := _target(match, sentence)) is not None and all(f.statement != fact.statement for f in found):
                 found.append(fact)

@@ -12,7 +12,7 @@ import re
 
 from forethought.apps.career.kinds import Project
 from forethought.apps.career.lexicon import PROJECT_NOUNS, find_skills
-from forethought.apps.career.text import HEDGE, NEGATION, Found, clause_prefix, is_question_clause, tag_value
+from forethought.apps.career.text import HEDGE, Found, blocked, clause_prefix, tag_value
 
 __all__ = ["find_project_facts"]
 
@@ -90,8 +90,7 @@ def find_project_facts(sentence: str) -> list[Found]:
         found.append(_project(hit.group("np"), phrase, f"{phrase}{tail}", "built"))
     for pattern in (_BUILT, _BUILDING, _MY_PROJECT):
         for hit in pattern.finditer(sentence):
-            prefix = clause_prefix(sentence, hit.start())
-            if HEDGE.search(prefix) or NEGATION.search(prefix) or is_question_clause(sentence, hit.start()):
+            if blocked(sentence, hit.start()):
                 continue
             rest = sentence[hit.end() :]
             # "I made with Django ...": the object came before the verb (see _MADE_BY_ME).

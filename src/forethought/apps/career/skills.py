@@ -20,7 +20,7 @@ from typing import cast
 
 from forethought.apps.career.kinds import Skill, SkillLevel
 from forethought.apps.career.lexicon import find_skills
-from forethought.apps.career.text import HEDGE, NEGATION, Found, clause_prefix, is_question_clause, tag_value
+from forethought.apps.career.text import Found, blocked, tag_value
 
 __all__ = ["find_skill_facts", "years_level"]
 
@@ -238,13 +238,6 @@ def _region_end(sentence: str, start: int) -> int:
     return end.start() if end else len(sentence)
 
 
-def _blocked(sentence: str, hit: re.Match[str], negated_ok: bool) -> bool:
-    prefix = re.sub(r"\bi'd\s+say\b", "", clause_prefix(sentence, hit.start()), flags=re.I)
-    if HEDGE.search(prefix) or is_question_clause(sentence, hit.start()):
-        return True
-    return not negated_ok and bool(NEGATION.search(prefix))
-
-
 def find_skill_facts(sentence: str) -> list[Found]:
     """Skill facts stated in one sentence of the student's (see the module docstring)."""
     taken: list[tuple[int, int]] = []
@@ -253,7 +246,8 @@ def find_skill_facts(sentence: str) -> list[Found]:
     positive_end = -1
     for trigger in _TRIGGERS:
         for hit in trigger.pattern.finditer(sentence):
-            if any(s < hit.end() and hit.start() < e for s, e in taken) or _blocked(sentence, hit, trigger.negated_ok):
+            overlaps = any(s < hit.end() and hit.start() < e for s, e in taken)
+            if overlaps or blocked(sentence, hit.start(), negated_ok=trigger.negated_ok):
                 continue
             taken.append((hit.start(), hit.end()))
             end = _region_end(sentence, hit.end())

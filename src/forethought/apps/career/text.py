@@ -15,6 +15,7 @@ __all__ = [
     "NEGATION",
     "Found",
     "Sentence",
+    "blocked",
     "clause_prefix",
     "is_question_clause",
     "sentences",
@@ -53,7 +54,7 @@ _CLAUSE_START = re.compile(
 HEDGE = re.compile(
     r"\b(?:might|may|maybe|could|would|should|will|going\s+to|gonna|plan(?:ning)?\s+(?:to|on)|thinking|"
     r"considering|want(?:ed)?\s+to|wanna|hope|hoping|if|whether|wish|unless|in\s+case|what\s+if|do\s+you\s+think)\b"
-    r"|'ll\b|'d\b",
+    r"|'ll\b|'d\b(?!\s+say\b)",  # "I'd say I know SQL pretty well" is a self-assessment, not a hedge
     re.I,
 )
 NEGATION = re.compile(
@@ -89,6 +90,15 @@ def is_question_clause(sentence: str, at: int) -> bool:
     end = re.search(r"[.!?;]", rest)
     closes_with_question = end is not None and end.group(0) == "?"
     return closes_with_question and bool(_QUESTION_START.search(prefix))
+
+
+def blocked(sentence: str, at: int, *, negated_ok: bool = False) -> bool:
+    """True when the clause holding position `at` is a plan, wish, condition or question, or is
+    negated (unless the rule's own wording carries the negation: `negated_ok`)."""
+    prefix = clause_prefix(sentence, at)
+    if HEDGE.search(prefix) or is_question_clause(sentence, at):
+        return True
+    return not negated_ok and bool(NEGATION.search(prefix))
 
 
 def tag_value(text: str) -> str:
