@@ -181,7 +181,7 @@ def _user_turn(state: _State, turn: Turn) -> None:
         recurred = symptoms or re.search(r"\b(?:problem|issue)\b", outside, re.I)
         if t.RECURRED.search(outside) and recurred and not _REGRESSION_HEDGE.search(sentence):
             action = next((names[id(m)] for m in mentions), None)
-            regression = (sentence, _regression(state, turn, sentence, symptoms, action))
+            regression = (sentence, _regression(state, sentence, symptoms, action))
             continue
         if state.problem is None and (symptoms or (t.complaint(outside) and (t.product(sentence) or not tried))):
             _problem(state, turn, sentence, symptoms or ["other"])
@@ -227,7 +227,7 @@ def _problem(state: _State, turn: Turn, sentence: str, symptoms: list[str]) -> N
     )
 
 
-def _regression(state: _State, turn: Turn, sentence: str, symptoms: list[str], action: str | None) -> dict[str, object]:
+def _regression(state: _State, sentence: str, symptoms: list[str], action: str | None) -> dict[str, object]:
     product = t.product(sentence) or state.product
     if state.problem is None:
         state.product = product
