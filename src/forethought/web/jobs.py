@@ -24,6 +24,7 @@ from forethought.domain.ids import new_id
 from forethought.errors import ForethoughtError, InvalidInput
 from forethought.facade import Forethought
 from forethought.pipeline.transcripts import parse_transcript
+from forethought.server.errors import message_of
 
 __all__ = [
     "FORMATS",
@@ -193,8 +194,7 @@ class ImportJob:
         try:
             run_import(memory, app, self.key, plan, self.publish)
         except ForethoughtError as exc:
-            reason = (str(exc).splitlines() or [exc.code])[0]
-            self.publish("failed", 100, f"the import stopped: {reason}")
+            self.publish("failed", 100, f"the import stopped: {message_of(exc)}")
         except Exception:  # the thread must always finish its stream; the log has the details
             log.exception("import %s failed", self.id)
             self.publish("failed", 100, "the import failed; see the server log")
