@@ -13,7 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ACTIONS", "Action", "ActionMention", "action_label", "find_actions", "next_step", "normalise_action"]
+__all__ = [
+    "ACTIONS",
+    "Action",
+    "ActionMention",
+    "action_label",
+    "action_stems",
+    "find_actions",
+    "next_step",
+    "normalise_action",
+]
 
 _D = r"(?:(?:the|your|my|our|its|this|both|all\s+(?:the\s+)?)\s+)?"  # an optional determiner
 _DEVICE = (
@@ -215,6 +224,12 @@ def action_label(name: str) -> str:
     """How a statement names an action: the vocabulary's label, else the name as given."""
     action = _BY_NAME.get(name)
     return action.label if action else name
+
+
+def action_stems(name: str) -> tuple[str, ...]:
+    """The verbs that refer back to an action ("Cleared it." → clear cache); none for an unknown name."""
+    action = _BY_NAME.get(name)
+    return action.stems if action else ()
 
 
 def next_step(tried: set[str], failed_action: str) -> str:

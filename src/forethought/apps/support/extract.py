@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from forethought.apps.support import text as t
-from forethought.apps.support.actions import ACTIONS, ActionMention, action_label, find_actions
+from forethought.apps.support.actions import ActionMention, action_label, action_stems, find_actions
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.pipeline.candidates import Candidate, Flag
 
@@ -108,7 +108,7 @@ def _agent_turn(state: _State, turn: Turn) -> None:
             name = _name(state, mention, sentence)
             suggested.append(name)
             verb = re.sub(r"(?:ing|ed|s)$", "", sentence[mention.start : mention.end].split()[0].lower())
-            state.verbs.setdefault(name, set()).update({verb, *(s for s in _stems(name))})
+            state.verbs.setdefault(name, set()).update({verb, *action_stems(name)})
             who = "The knowledge base" if by == "kb" else "The agent"
             state.add(
                 turn,
@@ -160,10 +160,6 @@ def _pick(state: _State, said: str) -> list[str]:
     if len(state.suggested) == 1 or _ALL.search(said):
         return list(state.suggested)
     return []
-
-
-def _stems(name: str) -> tuple[str, ...]:
-    return next((a.stems for a in ACTIONS if a.name == name), ())
 
 
 def _user_turn(state: _State, turn: Turn) -> None:
