@@ -147,18 +147,17 @@ class PipelineApi:
         self, app: AppRef, space: SpaceKey | str, draft: str, *, records: Sequence[Record] | None = None
     ) -> CheckReport:
         from forethought.domain.limits import clean_text
-        from forethought.pipeline.check import check_draft
+        from forethought.pipeline.check import MAX_DRAFT_CHARS, check_draft
 
         resolved, key = self._app_key(app, space)
-        text = clean_text(draft, field="draft", limit=200_000)
+        text = clean_text(draft, field="draft", limit=MAX_DRAFT_CHARS)
         return check_draft(_memory(self), resolved, key, text, records=records, model=self.model)
 
     def ask(self, app: AppRef, space: SpaceKey | str, question: str) -> Answer:
-        from forethought.domain.limits import check_query
         from forethought.pipeline.ask import ask
 
         resolved, key = self._app_key(app, space)
-        return ask(_memory(self), resolved, key, check_query(question), model=self.model)
+        return ask(_memory(self), resolved, key, question, model=self.model)  # ask() checks the question
 
     def extract(self, app: AppRef, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
         """What a transcript would give to remember — validated, nothing written."""
