@@ -20,6 +20,7 @@ def _one_line_error(result: Result, code: int = 2) -> None:
     lines = [line for line in result.err.splitlines() if line.strip()]
     assert len(lines) == 1 or (len(lines) == 2 and lines[0].startswith("usage:")), result.err
     assert lines[-1].startswith("error: ")
+    assert "pydantic" not in result.err  # the reason itself, not a validation library's footer
 
 
 @pytest.fixture
@@ -60,6 +61,17 @@ def test_bad_input_is_refused_cleanly(seeded: tuple[Cli, str], args: list[str], 
     before = _digest(cli.db)
     _one_line_error(cli(*args, stdin=stdin), code)
     assert _digest(cli.db) == before
+
+
+@pytest.mark.parametrize(
+    ("space", "reason"),
+    [("", "error: --space: is empty"), ("x" * 201, "error: --space: 201 characters, over the limit")],
+)
+def test_a_bad_space_name_says_what_is_wrong_with_it(seeded: tuple[Cli, str], space: str, reason: str) -> None:
+    cli, _ = seeded
+    result = cli("recall", "--space", space, "fact")
+    _one_line_error(result)
+    assert result.err.startswith(reason), result.err
 
 
 def test_invalid_transitions_are_refused(seeded: tuple[Cli, str]) -> None:

@@ -72,6 +72,7 @@ BAD_CALLS: list[tuple[str, dict[str, object], str]] = [
     ("forethought_brief", {"task": "x", "project": "apexcart", "workspace": "alpha"}, "workspace: Extra inputs"),
     ("forethought_brief", {"task": "x"}, "project: required"),
     ("forethought_brief", {"task": "x", "project": ""}, "project: String should have at least 1 character"),
+    ("forethought_brief", {"task": "x", "project": "a\x00b"}, "project: contains a NUL byte"),
     ("forethought_brief", {"task": "x", "project": "apexcart", "app": "nope"}, "unknown app 'nope'"),
     ("forethought_brief", {"task": "a\x00b", "project": "apexcart"}, "NUL byte"),
     ("forethought_check", {"content": "", "project": "apexcart"}, "content: String should have at least"),

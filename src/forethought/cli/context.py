@@ -10,7 +10,7 @@ from typing import Any
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
-from forethought.errors import InvalidInput, NotFound
+from forethought.errors import InvalidInput, NotFound, validation_reason
 from forethought.facade import Forethought
 from forethought.llm.base import ChatModel
 from forethought.settings import Settings
@@ -46,7 +46,7 @@ class Context:
                 workspace=self.settings.workspace, subject_type=self.app.subject_type, subject_id=self.args.space
             )
         except ValueError as exc:
-            raise InvalidInput(str(exc).splitlines()[-1].strip().removeprefix("Value error, ")) from None
+            raise InvalidInput(f"--space: {validation_reason(exc)}") from None
 
     def memory(self, *, create: bool = False) -> Forethought:
         if self._memory is None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from forethought.apps.base import App
 from forethought.domain import Record, SpaceKey
 from forethought.domain.times import format_time
-from forethought.errors import InvalidInput
+from forethought.errors import InvalidInput, validation_reason
 from forethought.facade import Forethought
 from forethought.mcp_server import render
 from forethought.mcp_server.args import AskArgs, BriefArgs, CheckArgs, RecallArgs, RulebookArgs, SubmitArgs, ToolArgs
@@ -76,7 +76,7 @@ def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolA
     try:
         key = SpaceKey(workspace=caller.workspace, subject_type=app.subject_type, subject_id=project)
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise InvalidInput(str(exc).splitlines()[-1].strip().removeprefix("Value error, ")) from None
+        raise InvalidInput(f"project: {validation_reason(exc)}") from None
     return Call(memory=memory, app=app, key=key)
 
 
