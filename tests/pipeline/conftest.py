@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 
 from forethought.llm.base import Message
@@ -31,7 +32,7 @@ def router(draft: Draft | str = "Noted.", *, extract: str = '{"candidates": []}'
         if stage == "extract":
             return extract
         if stage == "applicability":
-            handles = sorted(set(__import__("re").findall(r"\[([0-9a-z]{8})\]", messages[-1].content)))
+            handles = sorted(set(re.findall(r"\[([0-9a-z]{8})\]", messages[-1].content)))
             return json.dumps(
                 {"verdicts": [{"handle": h, "applies": True, "reason": "it is about this"} for h in handles]}
             )
