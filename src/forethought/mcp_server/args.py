@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain.limits import MAX_NAME, MAX_QUERY
+from forethought.pipeline.check import MAX_DRAFT_CHARS
 
 __all__ = [
     "MAX_CONTENT",
@@ -27,7 +28,7 @@ __all__ = [
     "input_schema",
 ]
 
-MAX_CONTENT = 200_000  # the façade's limit for a checked draft
+MAX_CONTENT = MAX_DRAFT_CHARS  # the façade's limit for a checked draft
 MAX_TRANSCRIPT = 1_000_000  # characters; the HTTP transport also caps a request body at 4 MiB
 MAX_FILES = 50
 MAX_PATH = 500
