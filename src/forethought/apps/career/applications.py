@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from forethought.apps.career.kinds import UNSPECIFIED_ROLE, Application, ApplicationStatus
-from forethought.apps.career.text import Found, blocked, tag_value, words
+from forethought.apps.career.text import Found, blocked
+from forethought.apps.text import tag_value, words
 
 __all__ = ["ApplicationMemory", "find_application_facts"]
 

@@ -13,7 +13,8 @@ from forethought.apps.career.applications import ApplicationMemory, find_applica
 from forethought.apps.career.goals import find_goal_facts
 from forethought.apps.career.projects import find_project_facts
 from forethought.apps.career.skills import find_skill_facts
-from forethought.apps.career.text import Found, sentences
+from forethought.apps.career.text import Found
+from forethought.apps.text import sentences
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.pipeline.candidates import Candidate
 
@@ -60,13 +61,13 @@ def extract_career(session: Session) -> list[Candidate]:
             continue
         for sentence in sentences(turn.text):
             facts = [
-                *find_skill_facts(sentence.text),
-                *find_application_facts(sentence.text, memory),
-                *find_project_facts(sentence.text),
-                *find_goal_facts(sentence.text),
+                *find_skill_facts(sentence),
+                *find_application_facts(sentence, memory),
+                *find_project_facts(sentence),
+                *find_goal_facts(sentence),
             ]
             for found in facts:
-                candidate = _candidate(found, sentence.text, session, turn)
+                candidate = _candidate(found, sentence, session, turn)
                 key = _key(found)
                 by_key[key] = _merge(by_key[key], found, candidate) if key in by_key else candidate
     return list(by_key.values())

@@ -18,7 +18,8 @@ from typing import cast
 
 from forethought.apps.career.kinds import Preference, PreferenceTopic, TargetRole
 from forethought.apps.career.lexicon import INDUSTRIES, ROLE_FIELDS, ROLE_HEADS
-from forethought.apps.career.text import Found, blocked, is_question_clause, tag_value, words
+from forethought.apps.career.text import Found, blocked, is_question_clause
+from forethought.apps.text import tag_value, words
 
 __all__ = ["find_goal_facts"]
 

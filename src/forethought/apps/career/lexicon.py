@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forethought.apps.career.text import words
+from forethought.apps.text import words
 
 __all__ = [
     "INDUSTRIES",

@@ -18,7 +18,7 @@ from typing import Any
 from forethought.apps.base import Applicability, PolicyFinding
 from forethought.apps.career.kinds import UNSPECIFIED_ROLE
 from forethought.apps.career.lexicon import INDUSTRIES, skill_pattern
-from forethought.apps.career.text import sentences
+from forethought.apps.text import sentences
 from forethought.domain import Record, Status
 
 __all__ = ["career_applicability", "career_findings"]
@@ -114,8 +114,7 @@ def _application_findings(draft: str, records: Sequence[Record]) -> Iterator[Pol
         if not company or status not in ("rejected", "applied", "interviewing"):
             continue
         mentions = _company_pattern(company)
-        for sentence in sentences(draft):
-            text = sentence.text
+        for text in sentences(draft):
             if not mentions.search(text) or not _RECOMMEND.search(text) or _STEER_AWAY.search(text):
                 continue
             role_words = [w for w in role.split() if w != "intern"] if role != UNSPECIFIED_ROLE else []
@@ -164,8 +163,7 @@ def _skill_findings(draft: str, records: Sequence[Record]) -> Iterator[PolicyFin
         if not name or a.get("has", True) is not False:
             continue
         pattern = skill_pattern(name)
-        for sentence in sentences(draft):
-            text = sentence.text
+        for text in sentences(draft):
             if any(_asserts(text, m) for m in pattern.finditer(text)):
                 yield _finding(
                     record,
@@ -198,8 +196,7 @@ def _preference_findings(draft: str, records: Sequence[Record]) -> Iterator[Poli
         if not terms:
             continue
         contradiction = re.compile(terms, re.I)
-        for sentence in sentences(draft):
-            text = sentence.text
+        for text in sentences(draft):
             if contradiction.search(text) and _RECOMMEND.search(text) and not _STEER_AWAY.search(text):
                 yield _finding(
                     record,

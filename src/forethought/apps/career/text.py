@@ -1,4 +1,4 @@
-"""Text helpers for the career rules: sentences, clause prefixes, hedges and negations.
+"""Text helpers for the career rules: clause prefixes, hedges, negations and questions.
 
 Every span returned here is a slice of the text it was given, so evidence quotes stay verbatim.
 """
@@ -14,22 +14,10 @@ __all__ = [
     "HEDGE",
     "NEGATION",
     "Found",
-    "Sentence",
     "blocked",
     "clause_prefix",
     "is_question_clause",
-    "sentences",
-    "tag_value",
-    "words",
 ]
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """A sentence of a turn: `text` is exactly `turn_text[start:start + len(text)]`."""
-
-    text: str
-    start: int
 
 
 @dataclass(frozen=True)
@@ -43,8 +31,6 @@ class Found:
     tags: tuple[str, ...] = field(default=())
 
 
-# A sentence ends at . ! ? followed by space or the end (so "Node.js" and "3.5" stay whole), or a newline.
-_SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n)|$)")
 # Where a clause starts: after a comma/semicolon/colon/dash, or before a contrasting conjunction.
 _WINDOW = 300
 _CLAUSE_START = re.compile(
@@ -64,16 +50,6 @@ _QUESTION_START = re.compile(
     r"^\W*(?:do|does|did|should|can|could|would|will|is|are|am|was|were|what|how|which|who|why|when|where|any)\b",
     re.I,
 )
-
-
-def sentences(text: str) -> list[Sentence]:
-    found = []
-    for match in _SENTENCE.finditer(text):
-        raw = match.group(0)
-        stripped = raw.strip()
-        if stripped:
-            found.append(Sentence(stripped, match.start() + (len(raw) - len(raw.lstrip()))))
-    return found
 
 
 def clause_prefix(sentence: str, at: int) -> str:
@@ -99,14 +75,3 @@ def blocked(sentence: str, at: int, *, negated_ok: bool = False) -> bool:
     if HEDGE.search(prefix) or is_question_clause(sentence, at):
         return True
     return not negated_ok and bool(NEGATION.search(prefix))
-
-
-def tag_value(text: str) -> str:
-    """A tag-safe slug: lower case letters, digits and dots; + and # spelled out; the rest '-'."""
-    slug = re.sub(r"[^a-z0-9.]+", "-", text.lower().replace("+", "p").replace("#", "sharp")).strip("-.")
-    return slug[:48] or "x"
-
-
-def words(text: str) -> frozenset[str]:
-    """A vocabulary written as whitespace-separated words (keeps long word lists compact)."""
-    return frozenset(text.split())

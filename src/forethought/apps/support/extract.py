@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from forethought.apps.support import text as t
 from forethought.apps.support.actions import ActionMention, action_label, action_stems, find_actions
+from forethought.apps.text import sentences, tag_value
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.pipeline.candidates import Candidate, Flag
 
@@ -73,9 +74,7 @@ class _State:
             if evidence not in existing.evidence:
                 self.found[key] = existing.model_copy(update={"evidence": [*existing.evidence, evidence]})
             return
-        tags = [
-            f"{name}:{t.tag_value(str(value))}" for name in ("action", "product") if (value := attributes.get(name))
-        ]
+        tags = [f"{name}:{tag_value(str(value))}" for name in ("action", "product") if (value := attributes.get(name))]
         self.found[key] = Candidate(
             kind=kind,
             statement=statement,
@@ -101,7 +100,7 @@ def _name(state: _State, mention: ActionMention, sentence: str) -> str:
 def _agent_turn(state: _State, turn: Turn) -> None:
     by = "kb" if _KB.search(turn.text) else "agent"
     suggested: list[str] = []
-    for sentence in t.sentences(turn.text):
+    for sentence in sentences(turn.text):
         for mention in find_actions(sentence):
             if t.AGENT_HOLD.search(_ASKED.sub("", t.phrase_prefix(sentence, mention.start))):
                 continue
@@ -165,7 +164,7 @@ def _pick(state: _State, said: str) -> list[str]:
 def _user_turn(state: _State, turn: Turn) -> None:
     tried: list[str] = []
     regression: tuple[str, dict[str, object]] | None = None
-    for sentence in t.sentences(turn.text):
+    for sentence in sentences(turn.text):
         mentions = [
             m for m in find_actions(sentence) if not t.SYMPTOM_USE.search(sentence[max(0, m.start - 40) : m.start])
         ]

@@ -27,13 +27,10 @@ __all__ = [
     "outcome",
     "phrase_prefix",
     "product",
-    "sentences",
     "stated",
     "symptoms",
-    "tag_value",
 ]
 
-_SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n)|$)")
 _WINDOW = 300
 _CLAUSE_START = re.compile(r"[,;:—–]|\s-\s|\b(?:but|although|though|however|so|because|since|or)\b", re.I)
 
@@ -167,11 +164,6 @@ _DOUBT = _c(r"\b(?:not|never|whether|unless|doubt\w*|no\s+(?:evidence|proof|idea
 _SENTENCE_HEDGE = _c(r"\b(?:hopefully|if|fingers\s+crossed|we'll\s+see|let\s+you\s+know|should)\b")
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of `text`, each a verbatim slice of it (trimmed)."""
-    return [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip()]
-
-
 def phrase_prefix(sentence: str, at: int) -> str:
     """The words of `sentence` before `at`, back to the last punctuation: "Since X didn't help, try
     Y" keeps "Since" in X's prefix (where `clause_prefix` would start after it)."""
@@ -211,11 +203,6 @@ def product(sentence: str) -> str | None:
         return brand.group(0)
     bare = _BARE_DEVICE.search(sentence)
     return bare.group(0) if bare else None
-
-
-def tag_value(text: str) -> str:
-    """A tag-safe slug: lower-case letters, digits and dots, everything else folded to '-'."""
-    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-.")[:48] or "x"
 
 
 def stated(sentence: str, start: int) -> bool:
