@@ -21,11 +21,7 @@ The clients run on the same machine as the server and share its cores; the figur
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -36,12 +32,12 @@ from typing import Any
 
 import httpx
 import numpy as np
+from tests.reliability.server import ServerProcess
 
 from bench.common import command_line, machine, markdown_table, now_iso, write_json
 from bench.synthetic import PEOPLE, SYSTEMS, WHEN, memories, queries
 
 ROOT = Path(__file__).resolve().parent.parent
-FORETHOUGHT = str(Path(sys.executable).with_name("forethought"))
 SUBJECT = "/v1/apps/generic/subjects/load"
 OPERATIONS = ("retain", "recall", "turn")
 EXPECTED = {"retain": 201, "recall": 200, "turn": 200}
@@ -52,12 +48,6 @@ class Samples:
     latencies_ms: list[float] = field(default_factory=list)
     errors: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def seed(db: Path, n: int) -> str:
@@ -72,56 +62,15 @@ def seed(db: Path, n: int) -> str:
     return full
 
 
-class Server:
-    """`forethought serve` in a child process, its output in a log file beside the database."""
-
-    def __init__(self, db: Path, *, args: tuple[str, ...] = (), **env: str) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = db.with_name("server.log")
-        environ = {
-            "PATH": os.environ.get("PATH", ""),
-            "HOME": os.environ.get("HOME", "/tmp"),
-            "FORETHOUGHT_DB": str(db),
-            "FORETHOUGHT_LLM_PROVIDER": "none",
-            "FORETHOUGHT_SERVER_RATE": "0",
-            **env,
-        }
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [FORETHOUGHT, "serve", "--port", str(self.port), *args],
-                env=environ,
-                cwd=db.parent,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        self.started = time.perf_counter()
-
-    def wait_ready(self, timeout_s: float = 120) -> float:
-        """Seconds from process start until `/ready` answered 200."""
-        deadline = time.monotonic() + timeout_s
-        with httpx.Client(timeout=5) as client:
-            while True:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"the server exited:\n{self.log.read_text(errors='replace')}")
-                try:
-                    if client.get(f"{self.url}/ready").status_code == 200:
-                        return time.perf_counter() - self.started
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"not ready in {timeout_s} s:\n{self.log.read_text(errors='replace')}")
-                time.sleep(0.01)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+def start_server(db: Path, *, args: tuple[str, ...] = (), **env: str) -> ServerProcess:
+    """`forethought serve` over `db` with the shipped embedder (MiniLM), started and ready; its
+    `ready_s` is the time from process start until `/ready` answered 200. Stop it when done."""
+    server = ServerProcess(db, args=args, **{"FORETHOUGHT_EMBEDDER": "minilm", **env})
+    try:
+        return server.start(timeout_s=120)
+    except BaseException:
+        server.stop()
+        raise
 
 
 def _requests(rng: random.Random, worker: int, counter: list[int]) -> dict[str, Callable[[], dict[str, Any]]]:
@@ -237,11 +186,9 @@ def measure_ready(runs: int) -> dict[str, Any]:
     seconds = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="ft-ready-") as tmp:
-            server = Server(Path(tmp) / "demo.db", args=("--demo",))
-            try:
-                seconds.append(round(server.wait_ready(), 2))
-            finally:
-                server.stop()
+            server = start_server(Path(tmp) / "demo.db", args=("--demo",))
+            server.stop()
+            seconds.append(round(server.ready_s, 2))
     return {"runs": seconds, "median_s": round(float(np.median(seconds)), 2), "max_s": max(seconds)}
 
 
@@ -299,9 +246,9 @@ def main() -> None:
     seeded_s = round(time.perf_counter() - start, 1)
     print(f"seeded {a.records} memories in {seeded_s} s", flush=True)
     server_env = dict(item.split("=", 1) for item in a.server_env)
-    server = Server(db, **server_env)
+    server = start_server(db, **server_env)
     try:
-        ready_s = round(server.wait_ready(), 2)
+        ready_s = round(server.ready_s, 2)
         print(f"server ready in {ready_s} s (MiniLM loaded); {a.duration:g} s per level", flush=True)
         levels = []
         for clients, rate in levels_wanted:
