@@ -49,7 +49,7 @@ def _area(body: str, turn: Turn) -> str:
 def _candidates_from(session: Session, turn: Turn) -> list[Candidate]:
     found: list[Candidate] = []
     for sentence in sentences(turn.text):
-        body = body_of(sentence.text)
+        body = body_of(sentence)
         if not body or is_question(body) or is_deferred(body) or is_transient(body):
             continue
         if turn.role is Role.AGENT and is_agent_chatter(body):
@@ -63,7 +63,7 @@ def _candidates_from(session: Session, turn: Turn) -> list[Candidate]:
                 kind=match.kind,
                 statement=_statement(body),
                 attributes={**match.attributes, "area": area},
-                evidence=[Evidence(quote=sentence.text, session_id=session.id, turn_index=turn.index, role=turn.role)],
+                evidence=[Evidence(quote=sentence, session_id=session.id, turn_index=turn.index, role=turn.role)],
                 confidence=_CONFIDENCE.get(turn.role, 0.5),
                 asserted_by=turn.role,
                 tags=[f"area:{area}"],

@@ -131,8 +131,7 @@ def _reproposal(draft: str, text: str) -> str | None:
     if fp.weight == 0:
         return None
     need = min(3, fp.weight)  # a one-word alternative ("Algolia") is proposed again by naming it
-    for piece in segments(draft):
-        segment = piece.text
+    for segment in segments(draft):
         score = _overlap(fp, segment)
         if score >= need and 2 * score >= fp.weight and not _REJECTING.search(segment):
             return segment

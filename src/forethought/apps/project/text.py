@@ -1,6 +1,6 @@
 """Cutting coding-agent turns into sentences, and recognising sentences that are not memory.
 
-Sentences are spans of the turn's text, so every quote taken from one is verbatim. Fenced code
+Sentences are slices of the turn's text, so every quote taken from one is verbatim. Fenced code
 blocks, shell commands and quoted output are skipped: memory comes from what people said, and a
 code sample is the thing a rule is checked against, not a rule.
 """
@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 __all__ = [
-    "Sentence",
     "body_of",
     "is_agent_chatter",
     "is_deferred",
@@ -21,12 +19,6 @@ __all__ = [
     "segments",
     "sentences",
 ]
-
-
-@dataclass(frozen=True)
-class Sentence:
-    text: str  # verbatim, a substring of the turn's text
-    start: int  # offset in the turn's text
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -48,11 +40,9 @@ def _pieces(line: str) -> Iterator[tuple[int, int]]:
     yield piece_start, len(line.rstrip())
 
 
-def _spans(text: str, *, prose_only: bool) -> Iterator[Sentence]:
-    offset = 0
+def _spans(text: str, *, prose_only: bool) -> Iterator[str]:
     in_fence = False
-    for line in text.splitlines(keepends=True):
-        start, offset = offset, offset + len(line)
+    for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("```"):
             in_fence = not in_fence
@@ -62,15 +52,15 @@ def _spans(text: str, *, prose_only: bool) -> Iterator[Sentence]:
         for a, b in _pieces(line):
             chunk = line[a:b].strip()
             if len(chunk) >= 3:
-                yield Sentence(text=chunk, start=start + line.index(chunk, a))
+                yield chunk
 
 
-def sentences(text: str) -> Iterator[Sentence]:
+def sentences(text: str) -> Iterator[str]:
     """The sentences of a turn, outside code fences, shell lines and quoted output."""
     return _spans(text, prose_only=True)
 
 
-def segments(text: str) -> Iterator[Sentence]:
+def segments(text: str) -> Iterator[str]:
     """Every sentence or code line of a draft (code included: a draft's code can repeat a mistake)."""
     return _spans(text, prose_only=False)
 
