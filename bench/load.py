@@ -65,7 +65,8 @@ def seed(db: Path, n: int) -> str:
 def start_server(db: Path, *, args: tuple[str, ...] = (), **env: str) -> ServerProcess:
     """`forethought serve` over `db` with the shipped embedder (MiniLM), started and ready; its
     `ready_s` is the time from process start until `/ready` answered 200. Stop it when done."""
-    server = ServerProcess(db, args=args, **{"FORETHOUGHT_EMBEDDER": "minilm", **env})
+    server = ServerProcess(db, args=args)
+    server.env.update({"FORETHOUGHT_EMBEDDER": "minilm", **env})  # not its hashing default
     try:
         return server.start(timeout_s=120)
     except BaseException:
