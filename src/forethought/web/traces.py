@@ -4,11 +4,13 @@ now, since a trace keeps ids and reasons but never memory text), its checks and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from forethought.domain import Record, SpaceKey
 from forethought.errors import NotFound
 from forethought.facade import Forethought
+from forethought.pipeline.trace import Trace
 
 __all__ = ["TraceItem", "TraceStage", "TraceView", "latest_trace_of", "read_trace"]
 
@@ -37,7 +39,7 @@ class TraceStage:
 @dataclass(frozen=True)
 class TraceView:
     id: str
-    created_at: str
+    created_at: datetime
     mode: str
     heuristic: bool
     session_id: str | None
@@ -56,12 +58,10 @@ class TraceView:
         return round(sum(s.ms for s in self.stages), 1)
 
 
-def _items(raw: object, records: dict[str, Record]) -> list[TraceItem]:
-    if not isinstance(raw, list):
-        return []
+def _items(entries: list[dict[str, Any]], records: dict[str, Record]) -> list[TraceItem]:
     items = []
-    for entry in raw:
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+    for entry in entries:
+        if isinstance(entry.get("id"), str):
             score = entry.get("score")
             items.append(
                 TraceItem(
@@ -87,36 +87,24 @@ def _records(memory: Forethought, key: SpaceKey, ids: list[str]) -> dict[str, Re
 
 def read_trace(memory: Forethought, key: SpaceKey, app: str, trace_id: str) -> TraceView:
     """The trace `trace_id` of this space (NotFound for another space's), ready to show."""
-    data = memory.trace(key, trace_id, app)
-    ids = [e["id"] for name in ("used", "filtered") for e in data.get(name, []) if isinstance(e, dict) and "id" in e]
-    records = _records(memory, key, ids)
-    raw_stages = [s for s in data.get("stages", []) if isinstance(s, dict)]
-    slowest = max((float(s.get("ms", 0.0)) for s in raw_stages), default=0.0) or 1.0
-    stages = [
-        TraceStage(
-            name=str(s.get("name", "")),
-            ms=float(s.get("ms", 0.0)),
-            status=str(s.get("status", "ok")),
-            note=str(s.get("note", "")),
-            share=round(100 * float(s.get("ms", 0.0)) / slowest, 1),
-        )
-        for s in raw_stages
-    ]
+    trace = Trace.model_validate(memory.trace(key, trace_id, app))
+    records = _records(memory, key, [e["id"] for e in (*trace.used, *trace.filtered) if "id" in e])
+    slowest = max((s.ms for s in trace.stages), default=0.0) or 1.0
     return TraceView(
-        id=str(data.get("id", trace_id)),
-        created_at=str(data.get("created_at", "")),
-        mode=str(data.get("mode", "heuristic")),
-        heuristic=bool(data.get("heuristic", True)),
-        session_id=data.get("session_id"),
-        used=_items(data.get("used"), records),
-        filtered=_items(data.get("filtered"), records),
-        violations=[v for v in data.get("violations", []) if isinstance(v, dict)],
-        stages=stages,
-        memory=data.get("memory") or {},
-        usage=data.get("usage") or {},
-        degraded=[str(d) for d in data.get("degraded", [])],
-        regenerated=bool(data.get("regenerated")),
-        blocked=bool(data.get("blocked")),
+        id=trace.id,
+        created_at=trace.created_at,
+        mode=trace.mode,
+        heuristic=trace.heuristic,
+        session_id=trace.session_id,
+        used=_items(trace.used, records),
+        filtered=_items(trace.filtered, records),
+        violations=trace.violations,
+        stages=[TraceStage(s.name, s.ms, s.status, s.note, round(100 * s.ms / slowest, 1)) for s in trace.stages],
+        memory=trace.memory,
+        usage=trace.usage.model_dump(),
+        degraded=trace.degraded,
+        regenerated=trace.regenerated,
+        blocked=trace.blocked,
     )
 
 
