@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,15 @@ from forethought.store.sqlite import search
 
 
 @pytest.fixture
-def filled(tmp_path: Path) -> Forethought:
-    memory = Forethought.open(tmp_path / "s.db", embedder=HashingEmbedder())
-    items = [RetainItem(f"Alice restarted the router on day {i}.") for i in range(40)]
-    items += [RetainItem("Alice restarted the Kafka broker after the outage."), RetainItem("Kafka lag alarms fired.")]
-    memory.retain_many("s", items)
-    return memory
+def filled(tmp_path: Path) -> Iterator[Forethought]:
+    with Forethought.open(tmp_path / "s.db", embedder=HashingEmbedder()) as memory:
+        items = [RetainItem(f"Alice restarted the router on day {i}.") for i in range(40)]
+        items += [
+            RetainItem("Alice restarted the Kafka broker after the outage."),
+            RetainItem("Kafka lag alarms fired."),
+        ]
+        memory.retain_many("s", items)
+        yield memory
 
 
 def test_with_common_words_the_record_holding_every_word_comes_first(
