@@ -51,7 +51,7 @@ def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:
 
 
 # BM25 scoring costs about a microsecond per matching row; looking up how many rows hold a word
-# costs well under a millisecond (ad-hoc timings on the 2-core machine, not a bench). When the
+# costs under a millisecond (ad-hoc timings on the 2-core machine, not a bench). When the
 # words of a query occur in more rows than this, the OR query keeps only the rarest words (common
 # ones barely move BM25) and an AND query goes first.
 POSTINGS_BUDGET = 5_000
