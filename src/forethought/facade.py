@@ -191,7 +191,7 @@ class Forethought(PipelineApi):
         (`created=False`) instead of making a second; reusing the id for other content is a Conflict.
         `check` attaches deterministic patterns that `check` enforces on drafts (validated here)."""
         item = RetainItem(text, kind, tags, occurred_at, external_id, attributes, context)
-        draft, when = self._draft(
+        draft, when = make_draft(
             item,
             evidence=evidence,
             confidence=confidence,
@@ -215,7 +215,7 @@ class Forethought(PipelineApi):
         """Store many memories, embedding them in batches. Every item is validated before anything
         is written; each batch is one transaction."""
         provenance = Provenance(source=source)
-        drafts = [self._draft(item, provenance=provenance) for item in items]
+        drafts = [make_draft(item, provenance=provenance) for item in items]
         target = self.space(space)
         results: list[Retained] = []
         for start in range(0, len(drafts), batch_size):
@@ -223,16 +223,6 @@ class Forethought(PipelineApi):
             if progress is not None:
                 progress(len(results))
         return results
-
-    def _draft(
-        self,
-        item: RetainItem,
-        *,
-        evidence: Sequence[Evidence] = (),
-        confidence: float = 1.0,
-        provenance: Provenance | None = None,
-    ) -> tuple[Draft, datetime]:
-        return make_draft(item, evidence=evidence, confidence=confidence, provenance=provenance)
 
     def _retain_drafts(self, space: Space, drafts: list[tuple[Draft, datetime]], status: Status) -> list[Retained]:
         return retain_drafts(self.store, self.embedder, space, drafts, status, actor=self.actor)
@@ -262,7 +252,7 @@ class Forethought(PipelineApi):
         target = self.space(space, create=False)
         old = self.store.get(target.id, old_id)
         item = RetainItem(text, kind or old.kind, old.tags if tags is None else tags, occurred_at, None, attributes)
-        draft, when = self._draft(item)
+        draft, when = make_draft(item)
         if when < old.occurred_at:
             raise InvalidInput("occurred_at: a superseding record cannot predate the record it replaces")
         new = new_record(target.id, draft, status=Status.ACTIVE, occurred_at=when, now=utcnow(), supersedes=(old.id,))
@@ -299,7 +289,7 @@ class Forethought(PipelineApi):
         target = self.space(space, create=False)
         old = self.store.get(target.id, record_id)
         item = RetainItem(text, old.kind, old.tags if tags is None else tags, old.occurred_at)
-        draft, _ = self._draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
+        draft, _ = make_draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
         new = next_version(old, draft, status=old.status, now=utcnow())
         if old.status is Status.ACTIVE:
             after, event = transition(
