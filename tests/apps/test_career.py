@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -10,25 +10,14 @@ import pytest
 from forethought import Forethought
 from forethought.apps.base import Review
 from forethought.apps.career import APP, UNSPECIFIED_ROLE
-from forethought.domain import Record, RelationLabel, Role, Session, Turn
+from forethought.domain import Record, RelationLabel, Role
 from forethought.pipeline.candidates import Candidate
 from forethought.pipeline.relate import relate
-
-T0 = datetime(2025, 3, 1, tzinfo=UTC)
-
-
-def _session(*turns: tuple[str, str]) -> Session:
-    return Session(
-        id="s1",
-        space_id="space",
-        title="t",
-        created_at=T0,
-        turns=tuple(Turn(index=i, role=Role(role), text=text) for i, (role, text) in enumerate(turns)),
-    )
+from tests.apps.conftest import T0, session
 
 
 def _extract(*texts: str) -> list[Candidate]:
-    return APP.extract(_session(*(("user", t) for t in texts)))
+    return APP.extract(session(*(("user", t) for t in texts)))
 
 
 def _of(kind: str, candidates: list[Candidate]) -> list[dict[str, Any]]:
@@ -96,12 +85,12 @@ def test_no_skill_from_plans_questions_or_non_skills(text: str) -> None:
 
 
 def test_the_advisors_words_never_become_the_students_facts() -> None:
-    session = _session(
+    s = session(
         ("user", "Can you review my resume?"),
         ("agent", "You know Python well and you built a weather app. You applied to Shopify, right?"),
         ("user", "Yes."),
     )
-    assert APP.extract(session) == []
+    assert APP.extract(s) == []
 
 
 def test_a_later_level_refines_an_earlier_mention_in_the_session() -> None:
@@ -232,15 +221,15 @@ def test_preferences(text: str, topic: str, value: str, avoid: bool, strength: s
 
 # -- evidence and review ----------------------------------------------------------------------
 def test_every_candidate_quotes_its_turn_verbatim() -> None:
-    session = _session(
+    s = session(
         ("agent", "Welcome back!"),
         ("user", "Hi. I'm learning Go. Also, I applied to Stripe for the backend intern role!"),
     )
-    found = APP.extract(session)
+    found = APP.extract(s)
     assert {c.kind for c in found} == {"skill", "application"}
     for candidate in found:
         (evidence,) = candidate.evidence
-        assert evidence.quote in session.turns[1].text
+        assert evidence.quote in s.turns[1].text
         assert (evidence.session_id, evidence.turn_index, evidence.role) == ("s1", 1, Role.USER)
         assert candidate.asserted_by is Role.USER
 

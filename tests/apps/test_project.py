@@ -17,22 +17,13 @@ from forethought.apps.project import APP
 from forethought.apps.project.areas import code_identifiers, infer_area
 from forethought.apps.project.kinds import KINDS
 from forethought.apps.project.patterns import derive_patterns
-from forethought.domain import Record, Role, Session, Turn
+from forethought.domain import Record, Role
 from forethought.pipeline.candidates import Candidate, CheckPatterns
 from forethought.pipeline.validator import validate
 from forethought.plugins import get_app
+from tests.apps.conftest import session
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
-
-
-def session(*turns: tuple[str, str], sid: str = "s-1") -> Session:
-    return Session(
-        id=sid,
-        space_id="space",
-        title="test",
-        created_at=NOW,
-        turns=tuple(Turn(index=i, role=Role(role), text=text) for i, (role, text) in enumerate(turns)),
-    )
 
 
 def extract(*turns: tuple[str, str]) -> list[Candidate]:

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from forethought.apps.base import Review
 from forethought.apps.support import APP, normalise_action
-from forethought.domain import Provenance, Record, Role, Session, Turn
+from forethought.domain import Provenance, Record, Role
 from forethought.pipeline.candidates import Candidate, Flag
-
-T0 = datetime(2025, 3, 1, tzinfo=UTC)
-
-
-def _session(*turns: tuple[str, str]) -> Session:
-    return Session(
-        id="s1",
-        space_id="space",
-        title="t",
-        created_at=T0,
-        turns=tuple(Turn(index=i, role=Role(role), text=text) for i, (role, text) in enumerate(turns)),
-    )
+from tests.apps.conftest import T0, session
 
 
 def _extract(*turns: tuple[str, str]) -> list[Candidate]:
-    return APP.extract(_session(*turns))
+    return APP.extract(session(*turns))
 
 
 def _facts(candidates: list[Candidate]) -> set[tuple[str, str, str | None, str | None]]:
@@ -193,15 +182,15 @@ def test_hypothetical_or_denied_recurrence_is_not_a_regression(text: str) -> Non
 
 
 def test_every_candidate_quotes_its_turn_and_says_who_asserted_it() -> None:
-    session = _session(
+    s = session(
         ("user", "Hi. My router keeps dropping the connection. I rebooted it twice, no luck."),
         ("agent", "Thanks. Could you change the wifi channel?"),
     )
-    found = APP.extract(session)
+    found = APP.extract(s)
     assert ("outcome_reported", "user", "restart router", "failed") in _facts(found)
     for candidate in found:
         (evidence,) = candidate.evidence
-        turn = session.turns[evidence.turn_index or 0]
+        turn = s.turns[evidence.turn_index or 0]
         assert evidence.quote in turn.text and evidence.role is turn.role is candidate.asserted_by
 
 
