@@ -34,7 +34,7 @@ from forethought.llm.config import LLMSettings
 __all__ = ["DEFAULT_DB", "Settings"]
 
 DEFAULT_DB = str(Path(".forethought") / "forethought.db")
-_LLM_KEYS = {"provider", "model", "base_url", "timeout_s", "max_retries", "structured_output"}
+_LLM_KEYS = set(LLMSettings.model_fields) - {"api_key"}  # the key is refused separately, with its own message
 
 
 class Settings(BaseModel):
