@@ -89,8 +89,8 @@ class Preference(_Attributes):
     holder: Literal["person", "team"] = "team"
 
 
-def _spec(name: str, description: str, attributes: type[BaseModel], review: Review = Review.HUMAN) -> KindSpec:
-    return KindSpec(name=name, description=description, attributes=attributes, review=review)
+def _spec(name: str, description: str, attributes: type[BaseModel]) -> KindSpec:
+    return KindSpec(name=name, description=description, attributes=attributes, review=Review.HUMAN)
 
 
 # Review: anything that binds the team waits for a person; only a person's own preference (said
