@@ -67,9 +67,7 @@ def _failure(request: Request, exc: Exception) -> Response:
         return login_redirect(request)
     if isinstance(exc, CsrfRefused):
         return page(request, "error.html", status=403, message="This form has expired or did not come from this site.")
-    if isinstance(exc, PageError):
-        return page(request, "error.html", status=exc.status, message=exc.message)
-    if isinstance(exc, ApiError):
+    if isinstance(exc, PageError | ApiError):
         return page(request, "error.html", status=exc.status, message=exc.message)
     if isinstance(exc, RequestValidationError):
         return page(request, "error.html", status=422, message=_validation_message(exc))
