@@ -26,11 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, m
 
 from forethought.errors import InvalidInput
 from forethought.llm.openai_compat import GROQ_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL
+from forethought.llm.structured import StructuredMode
 
-__all__ = ["LLMSettings", "Provider", "StructuredOutput"]
+__all__ = ["LLMSettings", "Provider"]
 
 Provider = Literal["none", "groq", "openai", "openai_compatible"]
-StructuredOutput = Literal["json_schema", "json_object", "prompt"]
 
 _DEFAULT_MODELS: dict[str, str] = {"groq": GROQ_DEFAULT_MODEL, "openai": OPENAI_DEFAULT_MODEL}
 _KEY_VARIABLES: dict[str, str] = {"groq": "GROQ_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -46,7 +46,7 @@ class LLMSettings(BaseModel):
     api_key: SecretStr | None = None
     timeout_s: float = Field(default=30.0, gt=0, le=600)
     max_retries: int = Field(default=2, ge=0, le=10)
-    structured_output: StructuredOutput | None = None  # None: what the provider is known to support
+    structured_output: StructuredMode | None = None  # None: what the provider is known to support
 
     @model_validator(mode="after")
     def _check(self) -> Self:
