@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -73,7 +72,3 @@ def build(session: Session, kinds: Mapping[str, KindSpec], guidance: str) -> lis
     )
     user = f"<transcript>\n{_transcript(session)}\n</transcript>"
     return [Message(role="system", content=system), Message(role="user", content=user)]
-
-
-def schema_hint() -> str:
-    return json.dumps(ExtractionAnswer.model_json_schema())
