@@ -17,7 +17,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as ready
-from tests.web.live import LiveServer, chromium, live_server, log_in, wait
+from tests.web.live import LiveServer, chromium, live_server, log_in, send_message, wait
 
 from forethought import Forethought, SpaceKey
 from forethought.server.demo import DEMO_WORKSPACE, seed_demo
@@ -58,11 +58,7 @@ def _shoot(driver: WebDriver, out: Path, name: str) -> None:
 
 
 def _chat(driver: WebDriver, message: str) -> None:
-    box = wait(driver).until(ready.element_to_be_clickable((By.ID, "message")))
-    box.send_keys(message)
-    before = driver.find_element(By.ID, "conversation")
-    driver.find_element(By.ID, "send").click()
-    wait(driver).until(ready.staleness_of(before))
+    send_message(driver, message)
     wait(driver).until(ready.visibility_of_element_located((By.ID, "used")))
 
 

@@ -25,7 +25,17 @@ from selenium.webdriver.support.ui import WebDriverWait
 from forethought import Forethought
 from forethought.server import ServerSettings, create_app
 
-__all__ = ["CHROMEDRIVER", "CHROMIUM", "LiveServer", "chromium", "live_server", "log_in", "missing_browser", "wait"]
+__all__ = [
+    "CHROMEDRIVER",
+    "CHROMIUM",
+    "LiveServer",
+    "chromium",
+    "live_server",
+    "log_in",
+    "missing_browser",
+    "send_message",
+    "wait",
+]
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -111,3 +121,13 @@ def log_in(driver: WebDriver, server: LiveServer, key: str, path: str = "/web") 
         field.send_keys(key)
         field.submit()
         wait(driver).until(lambda d: "/web/login" not in d.current_url)
+
+
+def send_message(driver: WebDriver, message: str) -> None:
+    """Send `message` from the chat page and wait for the page the turn leads to."""
+    box = wait(driver).until(ready.element_to_be_clickable((By.ID, "message")))
+    box.send_keys(message)
+    before = driver.find_element(By.ID, "conversation")
+    driver.find_element(By.ID, "send").click()
+    wait(driver).until(ready.staleness_of(before))  # the page after the turn has replaced it
+    wait(driver).until(lambda d: message in d.find_element(By.ID, "conversation").text)

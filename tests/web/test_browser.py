@@ -18,7 +18,7 @@ from selenium.webdriver.support import expected_conditions as ready
 from forethought import Forethought
 from forethought.embed.hashing import HashingEmbedder
 from forethought.server.demo import DEMO_WORKSPACE, seed_demo
-from tests.web.live import LiveServer, chromium, live_server, log_in, missing_browser, wait
+from tests.web.live import LiveServer, chromium, live_server, log_in, missing_browser, send_message, wait
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +48,6 @@ def _text(driver: WebDriver, element_id: str) -> str:
     return str(driver.find_element(By.ID, element_id).text)
 
 
-def _send(driver: WebDriver, message: str) -> None:
-    box = wait(driver).until(ready.element_to_be_clickable((By.ID, "message")))
-    box.send_keys(message)
-    before = driver.find_element(By.ID, "conversation")
-    driver.find_element(By.ID, "send").click()
-    wait(driver).until(ready.staleness_of(before))  # the page after the turn has replaced it
-    wait(driver).until(lambda d: message in d.find_element(By.ID, "conversation").text)
-
-
 def test_logging_in_and_out(driver: WebDriver, server: LiveServer, key: str) -> None:
     driver.delete_all_cookies()
     driver.get(server.url + "/")
@@ -74,7 +65,7 @@ def test_logging_in_and_out(driver: WebDriver, server: LiveServer, key: str) -> 
 
 def test_a_chat_turn_shows_the_recalled_memory_in_the_panel(driver: WebDriver, server: LiveServer, key: str) -> None:
     log_in(driver, server, key, "/web/apps/career/maya/chat")
-    _send(driver, "Which internships should I apply to this summer?")
+    send_message(driver, "Which internships should I apply to this summer?")
     used = wait(driver).until(ready.visibility_of_element_located((By.ID, "used")))
     assert "Maya strongly prefers remote work." in used.text
     assert "career rule" in used.text  # the reason it applies
@@ -103,7 +94,7 @@ def test_an_imported_candidate_approved_in_the_inbox_is_used_in_the_next_turn(
     assert f"Approved {handle}" in driver.find_element(By.CLASS_NAME, "notice").text
 
     driver.find_element(By.LINK_TEXT, "Chat").click()
-    _send(driver, "Which database should the ledger service use?")
+    send_message(driver, "Which database should the ledger service use?")
     used = wait(driver).until(ready.visibility_of_element_located((By.ID, "used")))
     assert handle is not None and handle in used.text
     assert "We decided to use Postgres for the ledger service." in used.text
