@@ -104,3 +104,5 @@ def test_serve_reports_a_port_in_use_in_one_line(cli: Cli) -> None:
 def test_serve_refuses_a_bad_port(cli: Cli) -> None:
     result = cli("serve", "--port", "http")
     assert result.code == 2 and "not a TCP port" in result.err
+    mcp = cli("mcp", "--transport", "http", "--port", "70000")
+    assert mcp.code == 2 and "not a TCP port: '70000'" in mcp.err

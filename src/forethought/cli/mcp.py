@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 
-from forethought.errors import InvalidInput
+from forethought.cli.serve import base_url, port_arg
 from forethought.settings import Settings
 
 __all__ = ["register", "serve_mcp"]
@@ -32,7 +32,7 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.set_defaults(app="project")  # coding agents: the project app unless --app says otherwise
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     p.add_argument("--host", default="127.0.0.1", help="http: the address to bind (default: loopback)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"http: the port (default: {DEFAULT_PORT})")
+    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT, help=f"http: the port (default: {DEFAULT_PORT})")
     p.add_argument("--space", metavar="PROJECT", help="the project a tool call uses when it names none")
 
 
@@ -44,8 +44,6 @@ def serve_mcp(args: argparse.Namespace, settings: Settings, environ: Mapping[str
     from forethought.mcp_server.http import LOOPBACK, MCP_PATH
     from forethought.plugins import get_app
 
-    if not 1 <= args.port <= 65535:
-        raise InvalidInput("--port: must be from 1 to 65535")
     defaults = Defaults(
         app=get_app(args.app).name, project=None if args.space is None else check_name(args.space, field="--space")
     )
@@ -56,9 +54,9 @@ def serve_mcp(args: argparse.Namespace, settings: Settings, environ: Mapping[str
             caller = local_caller(memory, api_key=api_key, workspace=settings.workspace)
             run_stdio(memory, caller, defaults=defaults)
             return 0
-        host = f"[{args.host}]" if ":" in args.host else args.host
         note = "" if args.host in LOOPBACK else " — reachable beyond this machine"
         mode = "heuristic mode (no LLM configured)" if model is None else f"model {model.name}"
-        print(f"forethought mcp: http://{host}:{args.port}{MCP_PATH}, API key required{note}; {mode}", file=sys.stderr)
+        url = base_url(args.host, args.port) + MCP_PATH
+        print(f"forethought mcp: {url}, API key required{note}; {mode}", file=sys.stderr)
         run_http(memory, host=args.host, port=args.port, defaults=defaults)
     return 0

@@ -20,16 +20,17 @@ from forethought.errors import InvalidInput
 if TYPE_CHECKING:
     import uvicorn
 
-__all__ = ["register", "serve"]
+__all__ = ["base_url", "port_arg", "register", "serve"]
 
 
-def _port(value: str) -> int:
+def port_arg(value: str) -> int:
+    """An argparse type for a TCP port (also used by `forethought mcp`)."""
     if not value.isdigit() or not 1 <= int(value) <= 65535:
         raise argparse.ArgumentTypeError(f"not a TCP port: {value!r}")
     return int(value)
 
 
-def _url(host: str, port: int) -> str:
+def base_url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
@@ -59,7 +60,7 @@ def serve(ctx: Context) -> Output:
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
     services = Services(memory, server_settings)
-    url = _url(a.host, a.port)
+    url = base_url(a.host, a.port)
     print(f"Forethought on {url}", flush=True)
     print(f"  web workspace: {url}/  (log in with an API key: `forethought keys create --workspace W`)", flush=True)
     print(f"  HTTP API: {url}/v1  (OpenAPI docs: {url}/docs)", flush=True)
@@ -89,7 +90,7 @@ def serve(ctx: Context) -> Output:
 def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p = add("serve", "run the HTTP API (see docs/api.md)", space=False)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=_port, default=8765, help="TCP port (default: 8765)")
+    p.add_argument("--port", type=port_arg, default=8765, help="TCP port (default: 8765)")
     p.add_argument(
         "--demo",
         action="store_true",
