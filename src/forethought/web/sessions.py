@@ -53,6 +53,9 @@ class WebSession:
     seen: float
     notices: list[Notice] = field(default_factory=list)
 
+    def ended(self, now: float) -> bool:
+        return now - self.seen > IDLE_S or now - self.created > MAX_AGE_S
+
 
 def same_token(presented: str | None, expected: str) -> bool:
     """Constant-time comparison of a presented token with the expected one."""
@@ -88,7 +91,7 @@ class SessionStore:
             session = self._sessions.get(token)
             if session is None:
                 return None
-            if now - session.seen > IDLE_S or now - session.created > MAX_AGE_S:
+            if session.ended(now):
                 del self._sessions[token]
                 return None
             session.seen = now
@@ -109,6 +112,6 @@ class SessionStore:
         return notices
 
     def _expire(self, now: float) -> None:
-        stale = [t for t, s in self._sessions.items() if now - s.seen > IDLE_S or now - s.created > MAX_AGE_S]
+        stale = [token for token, session in self._sessions.items() if session.ended(now)]
         for token in stale:
             del self._sessions[token]
