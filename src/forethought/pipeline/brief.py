@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from forethought.apps.base import App, Applicability
 from forethought.domain import Record, Status
+from forethought.domain.limits import MAX_QUERY
 from forethought.errors import InvalidInput
 from forethought.facade import Forethought, SpaceRef
 from forethought.llm.base import ChatModel, ProviderError, Usage
@@ -47,7 +48,6 @@ __all__ = [
 
 MIN_WEIGHT = 2
 ALWAYS_TAGS = frozenset({"always", "scope:global"})
-_QUERY_CHARS = 2000  # the façade's query limit
 
 
 def word_key(word: str) -> str:
@@ -177,10 +177,10 @@ def heuristic_applicability(task: str, record: Record, *, file_paths: Sequence[s
 def query_for(text: str) -> str:
     """A recall query for a long text: its identifiers first, then its opening, within the limit."""
     text = " ".join(text.split())
-    if len(text) <= _QUERY_CHARS:
+    if len(text) <= MAX_QUERY:
         return text
-    head = " ".join(sorted(strong_terms(text)))[: _QUERY_CHARS // 2]
-    return f"{head} {text}"[:_QUERY_CHARS].rsplit(" ", 1)[0]
+    head = " ".join(sorted(strong_terms(text)))[: MAX_QUERY // 2]
+    return f"{head} {text}"[:MAX_QUERY].rsplit(" ", 1)[0]
 
 
 def memory_tokens(memory: Forethought, space: SpaceRef) -> int:
