@@ -6,8 +6,8 @@ import tempfile
 from pathlib import Path
 
 from forethought.cli.render import show_history, show_recall
-from forethought.domain import SpaceKey
 from forethought.facade import Forethought, RetainItem
+from forethought.pipeline.service import app_key, resolve_app
 
 __all__ = ["run_demo"]
 
@@ -141,8 +141,9 @@ def _pipeline(memory: Forethought) -> None:
         print(f"  {item.outcome:<9} {item.record.kind:<20} {item.record.statement}{flags}")
     for rejection in result.rejected:
         print(f"  rejected  {rejection.candidate.kind:<20} {rejection.rule}: {rejection.reason}")
-    approved = memory.approve_all(_project_key(memory))
-    waiting = len(memory.inbox(_project_key(memory), "project").pending)
+    key = app_key(resolve_app("project"), "tillpoint")
+    approved = memory.approve_all(key)
+    waiting = len(memory.inbox(key, "project").pending)
     print(
         f"  a reviewer bulk-approves {len(approved)} unflagged candidate(s); {waiting} flagged one(s) wait for an edit"
     )
@@ -162,10 +163,6 @@ def _pipeline(memory: Forethought) -> None:
     turn = memory.turn("project", "tillpoint", "Can I write test fixtures into the staging database?")
     print(_indent(turn.reply))
     print("  stages: " + ", ".join(f"{s.name} {s.ms:.0f}ms" for s in turn.trace.stages))
-
-
-def _project_key(memory: Forethought) -> SpaceKey:
-    return memory._app_key("project", "tillpoint")[1]
 
 
 def _indent(text: str) -> str:
