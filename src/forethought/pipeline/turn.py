@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from forethought.apps.base import App
-from forethought.domain import Role, Session, SpaceKey, Turn, new_id
+from forethought.domain import Role, Session, Space, SpaceKey, Turn, new_id
 from forethought.domain.limits import clean_text
 from forethought.domain.times import utcnow
 from forethought.errors import ForethoughtError
@@ -84,7 +84,7 @@ def run_turn(
         space = memory.space(key)
         trace.space_id = space.id
     with trace.stage("persist_message"):
-        session, user_index = _persist_message(memory, app, space.id, session_id, text, key)
+        session, user_index = _persist_message(memory, app, space, session_id, text)
         trace.session_id = session.id
     brief = _brief(memory, app, key, text, model, brief_limit, trace)
     reply = _generate(app, brief, session, text, model, trace)
@@ -118,17 +118,16 @@ def run_turn(
 
 
 def _persist_message(
-    memory: Forethought, app: App, space_id: str, session_id: str | None, text: str, key: SpaceKey
+    memory: Forethought, app: App, space: Space, session_id: str | None, text: str
 ) -> tuple[Session, int]:
     if session_id is None:
-        space = memory.store.resolve_space(key)
         session = capture_session(
             memory, app, space, [Turn(index=0, role=Role.USER, text=text)], title=text[:80], source="chat"
         )
         return session, 0
-    session = memory.store.get_session(space_id, session_id)
+    session = memory.store.get_session(space.id, session_id)
     index = len(session.turns)
-    memory.store.append_turns(space_id, session.id, [Turn(index=index, role=Role.USER, text=scrub(text, app))])
+    memory.store.append_turns(space.id, session.id, [Turn(index=index, role=Role.USER, text=scrub(text, app))])
     return session, index
 
 
