@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import pytest
 from fastapi.testclient import TestClient
 
 from forethought import Forethought
 from forethought.server import ServerSettings, create_app
-from forethought.web.sessions import SESSION_COOKIE
+from forethought.web import sessions
+from forethought.web.sessions import SESSION_COOKIE, SessionStore
 from tests.web.conftest import Browser, MakeBrowser
 
 
@@ -145,3 +149,19 @@ def test_pages_share_the_keys_rate_limit(memory: Forethought) -> None:
         assert "too many requests with this key" in refused.text and "Traceback" not in refused.text
         api = client.get("/v1/workspace", headers={"Authorization": f"Bearer {key}"})
         assert api.status_code == 429  # one budget per key, pages and API together
+
+
+def test_a_session_ends_after_its_idle_time_and_its_maximum_age(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(sessions, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    store = SessionStore()
+    idle, _ = store.create("k1", "acme")
+    now[0] += sessions.IDLE_S + 1
+    assert store.get(idle) is None
+    busy, _ = store.create("k1", "acme")
+    ends = now[0] + sessions.MAX_AGE_S
+    while now[0] + sessions.IDLE_S / 2 <= ends:  # used often, so never idle...
+        now[0] += sessions.IDLE_S / 2
+        assert store.get(busy) is not None
+    now[0] = ends + 1  # ...yet too old at last
+    assert store.get(busy) is None
