@@ -1,4 +1,4 @@
-"""How the CLI prints things for people (the --json forms are built in commands.py)."""
+"""How the CLI prints things for people, and the JSON forms of records and hits the commands share."""
 
 from __future__ import annotations
 
