@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from forethought.apps.base import App, KindSpec
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.pipeline.candidates import Candidate, Flag
-from forethought.pipeline.detectors import find_personal_data, find_secrets
+from forethought.pipeline.detectors import find_cards, find_personal_data, find_secrets
 from forethought.pipeline.validator import AGENT_ONLY_CAP, RULES, ValidationReport, validate
 
 KEY = "sk-proj-4fT9xQ2LmZ8vB1nR7yK3wP6hJ0cD5sA"
@@ -174,6 +174,13 @@ def test_personal_data_is_redacted_under_redact_and_rejected_under_reject(value:
 @pytest.mark.parametrize("text", NOT_PERSONAL)
 def test_look_alikes_are_not_personal_data(text: str) -> None:
     assert find_personal_data(text) == []
+
+
+def test_find_cards_is_the_card_part_of_find_personal_data() -> None:
+    text = "Card 4242 4242 4242 4242, mail ana@example.com, call +44 20 7946 0958, card 5555-5555-5555-4444."
+    cards = find_cards(text)
+    assert [text[s.start : s.end] for s in cards] == ["4242 4242 4242 4242", "5555-5555-5555-4444"]
+    assert cards == [s for s in find_personal_data(text) if s.kind == "card"]
 
 
 @pytest.mark.parametrize("policy", ["redact", "reject"])

@@ -16,7 +16,7 @@ from forethought.apps.base import App
 from forethought.domain import Action, AuditEvent, Session, Space, Turn, new_id
 from forethought.domain.limits import check_name
 from forethought.domain.times import utcnow
-from forethought.pipeline.detectors import Span, find_personal_data, find_secrets, redact_all
+from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
 
 if TYPE_CHECKING:
     from forethought.facade import Forethought
@@ -26,11 +26,10 @@ __all__ = ["capture_session", "scrub"]
 
 def scrub(text: str, app: App | None = None) -> str:
     """`text` with secrets, card numbers and (under a "redact" policy) other personal data replaced."""
-    redact_personal = app is not None and app.personal_data == "redact"
+    personal = find_personal_data if app is not None and app.personal_data == "redact" else find_cards
 
     def finder(value: str) -> list[Span]:
-        personal = [s for s in find_personal_data(value) if s.kind == "card" or redact_personal]
-        return [*find_secrets(value), *personal]
+        return [*find_secrets(value), *personal(value)]
 
     # redact_all also catches what hides behind full-width letters or zero-width characters.
     return redact_all(text, finder)[0]

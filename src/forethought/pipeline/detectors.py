@@ -2,6 +2,7 @@
 
     find_secrets(text)        api_key, token (bearer / JWT), private_key, password, connection_string
     find_personal_data(text)  card (Luhn-checked), email, phone
+    find_cards(text)          cards only: redacted whatever an app's personal-data policy
     redact(text, spans)       each span replaced by its placeholder: [REDACTED:api_key], [email], ...
     redact_all(text, finder)  find and redact, then again on the NFKC-folded result if it still leaks
     find_phrase(TRANSIENT | DEFERRED | INJECTION, text)   the first phrase of a set found, or None
@@ -32,6 +33,7 @@ __all__ = [
     "INJECTION",
     "TRANSIENT",
     "Span",
+    "find_cards",
     "find_personal_data",
     "find_phrase",
     "find_secrets",
@@ -217,6 +219,11 @@ def _phones(text: str) -> Iterable[Span]:
         else:
             if cued and digits >= 8:
                 yield Span(m.start(), m.end(), "phone", "personal_data")
+
+
+def find_cards(text: str) -> list[Span]:
+    """Payment card numbers only (what `find_personal_data` gives of kind "card": cards win overlaps)."""
+    return list(_cards(text))
 
 
 def find_personal_data(text: str) -> list[Span]:

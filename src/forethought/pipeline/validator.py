@@ -44,7 +44,7 @@ from forethought.apps.base import App
 from forethought.domain import Evidence, Role, Session
 from forethought.pipeline import detectors
 from forethought.pipeline.candidates import Candidate, Flag, Redaction, Rejection, Validated
-from forethought.pipeline.detectors import Span, find_personal_data, find_phrase, find_secrets, redact_all
+from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_phrase, find_secrets, redact_all
 from forethought.pipeline.normalize import find_quote, normalize, related_clauses, tokens
 
 __all__ = ["AGENT_ONLY_CAP", "MAX_STATEMENT", "MIN_STATEMENT", "RULES", "ValidationReport", "validate"]
@@ -88,10 +88,6 @@ class _Context:
     texts: tuple[str, ...]  # normalised redacted text of each turn, by position
 
 
-def _cards(text: str) -> list[Span]:
-    return [s for s in find_personal_data(text) if s.kind == "card"]
-
-
 def _json(attributes: dict[str, Any]) -> str:
     """Attributes as one text, so `{"password": "x"}` is seen as a password (keys and values)."""
     try:
@@ -130,7 +126,7 @@ def _scrub(c: Candidate, finder: Finder) -> Candidate:
 
 
 def _redact_session(session: Session, app: App) -> tuple[list[str], list[Redaction], dict[int, str]]:
-    personal: Finder = find_personal_data if app.personal_data == "redact" else _cards
+    personal: Finder = find_personal_data if app.personal_data == "redact" else find_cards
     texts: list[str] = []
     redactions: list[Redaction] = []
     changed: dict[int, str] = {}
