@@ -27,7 +27,10 @@ class OutboxReport:
 
 
 def drain(store: Store, embedder: Embedder | None, *, limit: int = 256) -> OutboxReport:
-    """Do up to `limit` due jobs; a failed one becomes due again after an exponential backoff."""
+    """Do up to `limit` due jobs; a failed one becomes due again after an exponential backoff.
+    Without an embedder there is nothing to do them with: none is claimed."""
+    if embedder is None:
+        return OutboxReport(done=0, failed=0, pending=store.pending_jobs())
     jobs = store.claim_jobs(limit=limit)
     done = failed = 0
     by_space: dict[str, list[Job]] = {}
@@ -36,7 +39,7 @@ def drain(store: Store, embedder: Embedder | None, *, limit: int = 256) -> Outbo
     for space_id, group in by_space.items():
         records = {r.id: r for r in store.get_many(space_id, [j.record_id for j in group])}
         live = [j for j in group if j.record_id in records]
-        if not live or embedder is None:
+        if not live:
             continue
         try:
             vectors = embedder.embed([index_payload(records[j.record_id]).embed_text for j in live])

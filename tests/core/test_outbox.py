@@ -8,6 +8,7 @@ from pathlib import Path
 from forethought import Forethought, ModelUnavailable
 from forethought.embed.base import Embedder, Vectors
 from forethought.embed.hashing import HashingEmbedder
+from forethought.outbox import OutboxReport
 from forethought.store.base import RecordFilter
 
 
@@ -59,3 +60,11 @@ def test_forgetting_a_record_cancels_its_owed_work(db_path: Path) -> None:
         assert memory.store.pending_jobs() == 1
         memory.forget("ana", record.id)
         assert memory.store.pending_jobs() == 0
+
+
+def test_draining_without_an_embedder_claims_nothing(db_path: Path) -> None:
+    with Forethought.open(db_path, embedder=FlakyEmbedder()) as memory:
+        memory.retain("ana", "Ana prefers remote internships.")
+    with Forethought.open(db_path, embedder=None) as memory:
+        assert memory.drain_outbox() == OutboxReport(done=0, failed=0, pending=1)
+        assert len(memory.store.claim_jobs(limit=10)) == 1  # still due: no lease was taken
