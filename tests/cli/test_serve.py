@@ -2,66 +2,23 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import stat
-import subprocess
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
-from tests.cli.conftest import FORETHOUGHT, Cli
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextmanager
-def serving(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    port = _free_port()
-    env = {**os.environ, "FORETHOUGHT_DB": str(db), "FORETHOUGHT_EMBEDDER": "hashing", "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [FORETHOUGHT, "serve", "--port", str(port), *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, f"serve exited early: {proc.stderr.read() if proc.stderr else ''}"
-            try:
-                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "serve never became ready"
-            time.sleep(0.1)
-        yield url, proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+from tests.cli.conftest import Cli
+from tests.reliability.server import ServerProcess
 
 
 def test_serve_demo_seeds_once_and_keeps_its_key(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     key_file = tmp_path / "serve.db.demo-key"
-    with serving(db, "--demo") as (url, proc):
+    with ServerProcess(db, args=("--demo",)) as server:
+        url, proc = server.url, server.process
+        assert proc is not None
         key = key_file.read_text("utf-8").strip()
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
         headers = {"Authorization": f"Bearer {key}"}
@@ -72,9 +29,10 @@ def test_serve_demo_seeds_once_and_keeps_its_key(tmp_path: Path) -> None:
         assert httpx.get(f"{url}/v1/apps/career/subjects").status_code == 401
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=20) == 0
-        printed = proc.stdout.read() if proc.stdout else ""
+        printed = server.output()
     assert key in printed and "127.0.0.1" in printed
-    with serving(db, "--demo") as (url, _):
+    with ServerProcess(db, args=("--demo",)) as server:
+        url = server.url
         assert key_file.read_text("utf-8").strip() == key  # still valid, so reused
         assert httpx.get(f"{url}/ready").json()["store"]["records"] == first  # seeding is idempotent
         again = httpx.get(f"{url}/v1/apps/project/subjects", headers={"Authorization": f"Bearer {key}"})
@@ -83,7 +41,9 @@ def test_serve_demo_seeds_once_and_keeps_its_key(tmp_path: Path) -> None:
 
 def test_serve_without_demo_has_no_demo_key_and_stops_on_sigterm(tmp_path: Path) -> None:
     db = tmp_path / "plain.db"
-    with serving(db) as (url, proc):
+    with ServerProcess(db) as server:
+        url, proc = server.url, server.process
+        assert proc is not None
         ready = httpx.get(f"{url}/ready").json()
         assert ready["heuristic"] is True and ready["store"]["records"] == 0
         proc.send_signal(signal.SIGTERM)  # what a service manager sends: a clean stop, exit 0
