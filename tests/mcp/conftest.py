@@ -4,10 +4,8 @@ port), and the official MCP client to talk to it."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
@@ -24,8 +22,8 @@ from mcp_types import CallToolResult
 
 from forethought import Forethought, SpaceKey
 from forethought.domain import CheckPatterns
+from tests.reliability.server import FORETHOUGHT, free_port, server_env
 
-FORETHOUGHT = str(Path(sys.executable).with_name("forethought"))
 TOOL_NAMES = {
     "forethought_brief",
     "forethought_check",
@@ -71,21 +69,6 @@ def seed(db: Path) -> Seed:
         _, key_a = memory.create_api_key("alpha", name="agent-a")
         _, key_b = memory.create_api_key("beta", name="agent-b")
     return Seed(db=db, key_a=key_a, key_b=key_b, moment_handle=moment.handle, canary_ids=(canary.id, canary.handle))
-
-
-def server_env(db: Path, **extra: str) -> dict[str, str]:
-    """Only what the server needs: no provider keys or config files leak in from the developer's shell."""
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": os.environ.get("HOME", "/tmp"),
-        "FORETHOUGHT_DB": str(db),
-        "FORETHOUGHT_EMBEDDER": "hashing",
-        "FORETHOUGHT_LLM_PROVIDER": "none",
-    }
-    if "PYTHONPATH" in os.environ:  # e.g. a checkout tested against another tree's virtualenv
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    env.update(extra)
-    return env
 
 
 def stdio_client(db: Path, *args: str, **env: str) -> Client:
@@ -139,17 +122,11 @@ class _http_client:
             await self.http.__aexit__(None, None, None)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     folder = tmp_path_factory.mktemp("mcp-http")
     seeded = seed(folder / "memory.db")
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [FORETHOUGHT, "mcp", "--transport", "http", "--port", str(port)],
         env=server_env(seeded.db),
