@@ -9,7 +9,10 @@
     └── BackendError            a store, embedder or provider failed; the input was fine
         ├── StoreBusy           the store stayed locked past the write deadline
         ├── IntegrityError      the store found data it must not return (e.g. a foreign space's row)
-        └── ModelUnavailable    a model file is missing or fails its hash check
+        ├── ModelUnavailable    a model file is missing or fails its hash check
+        └── ProviderError       a chat model's provider failed (defined in `forethought.llm.base`)
+            ├── ProviderUnavailable, ProviderTimeout, ProviderAuthError
+            └── RateLimited (carries `retry_after`), InvalidOutput
 
 Front ends map these to exit codes / HTTP statuses in one place each; nothing else catches them.
 """
