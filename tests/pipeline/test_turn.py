@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from forethought import Forethought, InvalidInput, Status
@@ -103,6 +105,15 @@ def test_a_draft_that_still_violates_is_blocked(memory: Forethought) -> None:
     stored = memory.store.get_session(result.trace.space_id, result.session_id)
     assert stored.turns[-1].text == result.reply  # what is stored is what was sent
     assert "setItem('refresh'" not in stored.turns[-1].text  # the violating draft never goes out
+
+
+def test_a_trace_keeps_what_was_violated_but_no_memory_text(memory: Forethought) -> None:
+    _rule(memory, "Never store refresh tokens in localStorage.", forbid=(r"localStorage\.setItem",))
+    memory.model = FakeChatModel(default=router("Just call localStorage.setItem('refresh', token)."))
+    result = memory.turn("generic", "ana", "How do I keep the refresh token after login with localStorage?")
+    stored = memory.trace("ana", result.trace_id)
+    assert [v["rule"] for v in stored["violations"]] == ["matches a pattern memory forbids"]  # the last check
+    assert "Never store refresh tokens" not in json.dumps(stored)  # `forget` must leave no text behind
 
 
 def test_a_model_that_is_down_degrades_the_turn_but_loses_nothing(memory: Forethought) -> None:

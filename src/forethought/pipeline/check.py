@@ -43,6 +43,12 @@ __all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "check_draf
 ACTION_SIMILARITY = 0.72
 LOW_CONFIDENCE = 0.6
 MAX_DRAFT_CHARS = 200_000
+# `Violation.rule` for each way a draft can go against memory (what a trace keeps).
+RULE_FORBIDDEN = "matches a pattern memory forbids"
+RULE_REQUIRED = "misses a pattern memory requires"
+RULE_FAILED_ACTION = "recommends again an action that failed"
+RULE_JUDGE = "contradicts memory (judge)"
+RULE_POLICY = "goes against the app's policy"
 MAX_PATTERN_CHARS = 500
 MAX_CLAUSES = 400  # recommending clauses compared per draft (bounds the embedding call)
 MIN_EXCERPT_CHARS = 4
@@ -116,7 +122,7 @@ def check_draft(
     for f in app.policy_findings(draft, provided):  # the app's excerpt, as the draft spells it where it can
         excerpt = _verbatim(draft, f.excerpt) or f.excerpt
         v = Violation(record_id=f.record_id, handle=handle_for(f.record_id), excerpt=excerpt, severity=f.severity,
-                      message=f.message, suggestion=f.suggestion, source="policy")  # fmt: skip
+                      message=f.message, suggestion=f.suggestion, source="policy", rule=RULE_POLICY)  # fmt: skip
         found.append(v)
     mode, degraded, usage, dropped = "heuristic", None, Usage(), 0
     if model is not None and (judged_records := [r for r in provided if r.id in relevant]) and draft.strip():
@@ -180,9 +186,10 @@ def _patterns(
             elif forbid:
                 lines = {_line(draft, m.start(), m.end()) for m in compiled.finditer(draft) if m.end() > m.start()}
                 what = f"matches /{pattern}/, which memory forbids"
-                found += [_violation(record, line, "pattern", what) for line in sorted(lines)]
+                found += [_violation(record, line, "pattern", what, rule=RULE_FORBIDDEN) for line in sorted(lines)]
             elif record.id in relevant and compiled.search(draft) is None:
-                found.append(_violation(record, "", "pattern", f"never matches /{pattern}/, which memory requires"))
+                what = f"never matches /{pattern}/, which memory requires"
+                found.append(_violation(record, "", "pattern", what, rule=RULE_REQUIRED))
     return found, skipped
 
 
@@ -239,7 +246,7 @@ def _actions(memory: Forethought, app: App, draft: str, records: Sequence[Record
             else:
                 continue
             what, fix = f"recommends again what already failed: {why}", "Suggest a different step instead."
-            found.append(_violation(record, sentence, "action", what, suggestion=fix))
+            found.append(_violation(record, sentence, "action", what, rule=RULE_FAILED_ACTION, suggestion=fix))
     return found
 
 
@@ -257,7 +264,7 @@ def _judge(model: ChatModel, draft: str, records: Sequence[Record]) -> tuple[lis
             continue
         message = " ".join(f.message.split())[:500] or "the judge found a violation"
         fix = " ".join(f.suggestion.split())[:500]
-        kept.append(_violation(record, excerpt, "judge", message, severity=f.severity, suggestion=fix))
+        kept.append(_violation(record, excerpt, "judge", message, rule=RULE_JUDGE, severity=f.severity, suggestion=fix))
     return kept, dropped, answer.usage
 
 
@@ -270,12 +277,12 @@ def _verbatim(draft: str, excerpt: str) -> str | None:
     return None if match is None else match.group(0)
 
 
-def _violation(record: Record, excerpt: str, source: ViolationSource, what: str, *, severity: Severity = "error",
-               suggestion: str = "") -> Violation:  # fmt: skip
+def _violation(record: Record, excerpt: str, source: ViolationSource, what: str, *, rule: str,
+               severity: Severity = "error", suggestion: str = "") -> Violation:  # fmt: skip
     fix = suggestion or f"Rewrite this to follow [{record.handle}], or say why it no longer applies."
     message = f"{what} — memory [{record.handle}] ({record.kind}): {record.statement}"
     return Violation(record_id=record.id, handle=record.handle, excerpt=excerpt, severity=severity, message=message,
-                     suggestion=fix, source=source)  # fmt: skip
+                     suggestion=fix, source=source, rule=rule)  # fmt: skip
 
 
 def _settle(found: list[Violation], by_id: dict[str, Record]) -> list[Violation]:

@@ -75,6 +75,9 @@ class Violation(_Frozen):
     message: str
     suggestion: str
     source: ViolationSource
+    # What kind of conflict, in words that quote no memory: traces keep this, never `message`,
+    # which names the record's statement (a forgotten record must leave no text behind).
+    rule: str = ""
 
 
 class SkippedPattern(_Frozen):

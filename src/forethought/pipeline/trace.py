@@ -41,7 +41,7 @@ class Trace(BaseModel):
     recalled: list[dict[str, Any]] = Field(default_factory=list)  # {id, handle, score, why}
     used: list[dict[str, Any]] = Field(default_factory=list)  # {id, handle, reason}
     filtered: list[dict[str, Any]] = Field(default_factory=list)  # {id, handle, reason}
-    violations: list[dict[str, Any]] = Field(default_factory=list)  # {handle, severity, source, message}
+    violations: list[dict[str, Any]] = Field(default_factory=list)  # {handle, severity, source, rule}
     regenerated: bool = False
     blocked: bool = False
     memory: dict[str, Any] = Field(default_factory=dict)  # what the turn proposed to remember

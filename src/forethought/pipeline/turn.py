@@ -215,7 +215,7 @@ def _check(
                 return reply, False
             trace.usage = trace.usage + report.usage
             trace.violations = [
-                {"handle": v.handle, "severity": v.severity, "source": v.source, "message": v.message}
+                {"handle": v.handle, "severity": v.severity, "source": v.source, "rule": v.rule}
                 for v in report.violations
             ]
             errors = _errors(report)
