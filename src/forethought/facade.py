@@ -442,15 +442,21 @@ class Forethought(PipelineApi):
         *,
         statuses: Sequence[Status] = (Status.ACTIVE,),
         kinds: Sequence[str] = (),
+        tags: Sequence[str] = (),
+        as_of: datetime | str | None = None,
         limit: int = 100,
         after_id: str | None = None,
+        newest_first: bool = False,
     ) -> list[Record]:
+        """Records by when they were recorded (oldest first unless `newest_first`), filtered in the
+        store: statuses, kinds, every one of `tags`, and valid at `as_of`."""
         try:
             target = self.space(space, create=False)
         except LookupError:
             return []
-        flt = RecordFilter(statuses=tuple(statuses), kinds=tuple(kinds))
-        return self.store.list_records(target.id, flt, limit=limit, after_id=after_id)
+        when = None if as_of is None else parse_time(as_of, field="as_of")
+        flt = RecordFilter(statuses=tuple(statuses), kinds=tuple(kinds), tags=limits.check_tags(tags), as_of=when)
+        return self.store.list_records(target.id, flt, limit=limit, after_id=after_id, newest_first=newest_first)
 
     # -- transfer --------------------------------------------------------------------------
     def export_jsonl(self, space: SpaceRef, path: str | Path) -> int:

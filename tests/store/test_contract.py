@@ -117,6 +117,9 @@ def test_list_and_count_filter_by_status_kind_tag_and_page(store: Store) -> None
     first = store.list_records(s, RecordFilter(), limit=4)
     rest = store.list_records(s, RecordFilter(), limit=100, after_id=first[-1].id)
     assert [r.id for r in first + rest] == sorted(r.id for r in records[:10])
+    newest = store.list_records(s, RecordFilter(), limit=4, newest_first=True)
+    older = store.list_records(s, RecordFilter(), limit=100, after_id=newest[-1].id, newest_first=True)
+    assert [r.id for r in newest + older] == sorted((r.id for r in records[:10]), reverse=True)
 
 
 def test_time_filters_and_as_of(store: Store) -> None:

@@ -125,6 +125,17 @@ def test_the_explorer_searches_and_filters(alice: Browser, memory: Forethought) 
     assert bad.status_code == 422 and "is not an ISO 8601 timestamp" in bad.text
 
 
+def test_the_explorer_lists_a_large_subjects_newest_records(alice: Browser, memory: Forethought) -> None:
+    from forethought import RetainItem
+
+    tagged = memory.retain(TILLPOINT, "The oldest tagged note.", tags=("legacy",)).record
+    memory.retain_many(TILLPOINT, [RetainItem(f"Service number {i} runs on port {8000 + i}.") for i in range(150)])
+    listed = alice.get(MEMORY).text
+    assert "Service number 149 runs" in listed and "Service number 0 runs" not in listed  # a page of the newest
+    assert tagged.statement not in listed
+    assert tagged.statement in alice.get(MEMORY, params={"tag": "legacy"}).text  # filtered before the page is cut
+
+
 def test_the_explorer_travels_in_time(alice: Browser, memory: Forethought) -> None:
     old = memory.retain(TILLPOINT, "Releases ship every Tuesday.", kind="deployment", occurred_at="2026-01-05").record
     memory.supersede(TILLPOINT, old.id, "Releases ship every Thursday.", occurred_at="2026-04-01")

@@ -175,9 +175,16 @@ class Store(ABC):
 
     @abstractmethod
     def list_records(
-        self, space_id: str, flt: RecordFilter, *, limit: int = 100, after_id: str | None = None
+        self,
+        space_id: str,
+        flt: RecordFilter,
+        *,
+        limit: int = 100,
+        after_id: str | None = None,
+        newest_first: bool = False,
     ) -> list[Record]:
-        """Records matching `flt`, by id (creation order), `limit` at a time after `after_id`."""
+        """Records matching `flt`, by id (creation order), `limit` at a time after `after_id`;
+        with `newest_first`, the most recently recorded first (`after_id` then continues older)."""
 
     @abstractmethod
     def count_records(self, space_id: str, flt: RecordFilter) -> int: ...

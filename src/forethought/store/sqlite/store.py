@@ -398,15 +398,21 @@ class SQLiteStore(Store):
         return [record_from_row(r) for r in rows if self._own(space_id, r[1])]
 
     def list_records(
-        self, space_id: str, flt: RecordFilter, *, limit: int = 100, after_id: str | None = None
+        self,
+        space_id: str,
+        flt: RecordFilter,
+        *,
+        limit: int = 100,
+        after_id: str | None = None,
+        newest_first: bool = False,
     ) -> list[Record]:
         where, params = search.filter_sql(flt)
         sql = f"SELECT {_prefixed(RECORD_COLUMNS)} FROM records r WHERE r.space_id = ? AND {where}"
         args: list[Any] = [space_id, *params]
         if after_id is not None:
-            sql += " AND r.id > ?"
+            sql += " AND r.id < ?" if newest_first else " AND r.id > ?"
             args.append(after_id)
-        sql += " ORDER BY r.id LIMIT ?"
+        sql += f" ORDER BY r.id {'DESC' if newest_first else 'ASC'} LIMIT ?"
         args.append(limit)
         rows = self._read(lambda c: c.execute(sql, args).fetchall())
         return [record_from_row(r) for r in rows if self._own(space_id, r[1])]

@@ -73,10 +73,11 @@ def _search(place: Place, f: Filters) -> list[Row]:
     if f.q.strip():
         found = memory.recall(place.key, f.q, k=50, kinds=kinds, tags=tags, statuses=statuses, as_of=when)
         return [Row(h.record, h.score, h.explain()) for h in found.hits]
-    records = memory.list_records(place.key, statuses=statuses, kinds=kinds, limit=1000)
-    chosen = [r for r in records if (not tags or tags[0] in r.tags) and (when is None or r.valid_at(when))]
-    chosen.sort(key=lambda r: r.occurred_at, reverse=True)
-    return [Row(r) for r in chosen[:LIMIT]]
+    # The latest recorded first, filtered in the store: a large subject shows its newest records.
+    records = memory.list_records(
+        place.key, statuses=statuses, kinds=kinds, tags=tags, as_of=when, limit=LIMIT, newest_first=True
+    )
+    return [Row(r) for r in records]
 
 
 @router.get("")
