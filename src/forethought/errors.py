@@ -38,6 +38,12 @@ class ForethoughtError(Exception):
 
     code = "error"
 
+    @property
+    def summary(self) -> str:
+        """The first line, for a user (a message may carry detail lines meant for the log)."""
+        text = str(self)
+        return text.splitlines()[0] if text else type(self).__name__
+
 
 class InvalidInput(ForethoughtError, ValueError):
     """The caller's input is invalid; nothing was changed."""

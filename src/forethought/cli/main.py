@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _fail(args: argparse.Namespace, exc: ForethoughtError) -> int:
     code = next((c for kind, c in EXIT_CODES if isinstance(exc, kind)), 5)
-    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    message = exc.summary
     if args.json:
         print(json.dumps({"error": {"code": exc.code, "message": message}}))
     print(f"error: {message}", file=sys.stderr)

@@ -32,7 +32,7 @@ from forethought.errors import (
     StoreBusy,
 )
 
-__all__ = ["STATUSES", "ApiError", "error_body", "error_response", "install_error_handlers", "message_of", "status_for"]
+__all__ = ["STATUSES", "ApiError", "error_body", "error_response", "install_error_handlers", "status_for"]
 
 log = logging.getLogger("forethought.server")
 
@@ -96,12 +96,6 @@ def status_for(exc: ForethoughtError) -> int:
     return next((status for kind, status in STATUSES if isinstance(exc, kind)), 500)
 
 
-def message_of(exc: ForethoughtError) -> str:
-    """The error's first line, for a client (a message may carry detail lines for the log)."""
-    text = str(exc)
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 async def _forethought_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ForethoughtError)
     status = status_for(exc)
@@ -109,7 +103,7 @@ async def _forethought_error(request: Request, exc: Exception) -> JSONResponse:
         log.error("integrity failure on %s %s", request.method, request.url.path, exc_info=exc)
         return error_response(status, exc.code, "internal server error; see the server log")
     headers = {"Retry-After": "1"} if isinstance(exc, StoreBusy) else None
-    return error_response(status, exc.code, message_of(exc), headers=headers)
+    return error_response(status, exc.code, exc.summary, headers=headers)
 
 
 async def _api_error(request: Request, exc: Exception) -> JSONResponse:

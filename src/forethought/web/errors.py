@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
 
 from forethought.errors import ForethoughtError
-from forethought.server.errors import ApiError, message_of, status_for
+from forethought.server.errors import ApiError, status_for
 from forethought.web.render import SECURITY_HEADERS, page
 
 __all__ = ["CsrfRefused", "LoginRequired", "PageError", "PageRoute", "login_redirect"]
@@ -79,7 +79,7 @@ def _failure(request: Request, exc: Exception) -> Response:
             log.error("error on %s %s", request.method, request.url.path, exc_info=exc)
             message = "The memory store failed; see the server log."
         else:
-            message = message_of(exc)
+            message = exc.summary
         return page(request, "error.html", status=status, message=message)
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return page(request, "error.html", status=500, message="Something went wrong; see the server log.")

@@ -24,7 +24,6 @@ from forethought.domain.ids import new_id
 from forethought.errors import ForethoughtError, InvalidInput
 from forethought.facade import Forethought
 from forethought.pipeline.transcripts import parse_transcript
-from forethought.server.errors import message_of
 
 __all__ = [
     "FORMATS",
@@ -194,7 +193,7 @@ class ImportJob:
         try:
             run_import(memory, app, self.key, plan, self.publish)
         except ForethoughtError as exc:
-            self.publish("failed", 100, f"the import stopped: {message_of(exc)}")
+            self.publish("failed", 100, f"the import stopped: {exc.summary}")
         except Exception:  # the thread must always finish its stream; the log has the details
             log.exception("import %s failed", self.id)
             self.publish("failed", 100, "the import failed; see the server log")
