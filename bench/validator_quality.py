@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from bench.common import command_line, markdown_table, now_iso, write_json
 from forethought.apps.base import App, KindSpec
 from forethought.domain import Evidence, Role, Session, Turn
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 from forethought.pipeline.validator import validate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "validator"

@@ -11,7 +11,7 @@ from forethought import Forethought
 from forethought.apps.base import Review
 from forethought.apps.career import APP, UNSPECIFIED_ROLE
 from forethought.domain import Record, RelationLabel, Role
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 from forethought.pipeline.relate import relate
 from tests.apps.conftest import T0, session
 

@@ -18,7 +18,7 @@ from forethought.apps.project.areas import code_identifiers, infer_area
 from forethought.apps.project.kinds import KINDS
 from forethought.apps.project.patterns import derive_patterns
 from forethought.domain import Record, Role
-from forethought.pipeline.candidates import Candidate, CheckPatterns
+from forethought.domain.candidates import Candidate, CheckPatterns
 from forethought.pipeline.validator import validate
 from forethought.plugins import get_app
 from tests.apps.conftest import session

@@ -10,7 +10,7 @@ import pytest
 from forethought.apps.base import Review
 from forethought.apps.support import APP, normalise_action
 from forethought.domain import Provenance, Record, Role
-from forethought.pipeline.candidates import Candidate, Flag
+from forethought.domain.candidates import Candidate, Flag
 from tests.apps.conftest import T0, session
 
 

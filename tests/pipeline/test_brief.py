@@ -13,9 +13,9 @@ from forethought import Forethought, InvalidInput, Record
 from forethought.apps.base import App, Applicability, KindSpec, Review
 from forethought.apps.generic import APP as GENERIC
 from forethought.domain import Session, Status
+from forethought.domain.candidates import Candidate
 from forethought.llm import FakeChatModel, FakeOpenAIServer, InvalidOutput, OpenAICompatibleModel, ProviderUnavailable
 from forethought.pipeline.brief import build_brief, heuristic_applicability, memory_tokens, strong_terms, word_key
-from forethought.pipeline.candidates import Candidate
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
 

@@ -16,10 +16,10 @@ from forethought import Forethought, InvalidInput, Record
 from forethought.apps.base import App, KindSpec, PolicyFinding, Review
 from forethought.apps.generic import APP as GENERIC
 from forethought.domain import CheckPatterns, Session, Status
+from forethought.domain.candidates import Candidate
 from forethought.domain.times import utcnow
 from forethought.embed.base import Embedder, Vectors
 from forethought.llm import FakeChatModel, FakeOpenAIServer, OpenAICompatibleModel, ProviderTimeout
-from forethought.pipeline.candidates import Candidate
 from forethought.pipeline.check import check_draft, failed_action
 from forethought.store.base import ChangeSet, NewRecord
 from forethought.writing import Draft, index_payload, new_record

@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from forethought import Forethought, InvalidInput, Status
 from forethought.apps.base import App, KindSpec, Review
 from forethought.domain import Evidence, RelationLabel, Role, Session
+from forethought.domain.candidates import Candidate, Flag, Rejection
 from forethought.domain.times import parse_time
-from forethought.pipeline.candidates import Candidate, Flag, Rejection
 from forethought.pipeline.review import AUTO_ACTOR, submit
 
 WHEN = parse_time("2026-05-01")

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from forethought.apps.base import App, KindSpec
 from forethought.domain import Evidence, Role, Session, Turn
-from forethought.pipeline.candidates import Candidate, Flag
+from forethought.domain.candidates import Candidate, Flag
 from forethought.pipeline.detectors import find_cards, find_personal_data, find_secrets
 from forethought.pipeline.validator import AGENT_ONLY_CAP, RULES, ValidationReport, validate
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forethought.domain import Evidence, Role, Session, Turn
+from forethought.domain.candidates import Candidate
 from forethought.pipeline import validator
-from forethought.pipeline.candidates import Candidate
 from forethought.pipeline.normalize import normalize, similarity
 from forethought.pipeline.validator import DUPLICATE_JACCARD, validate
 from tests.pipeline.test_validator import _App

@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from forethought.domain import Record, Session
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["App", "Applicability", "KindSpec", "PolicyFinding", "Review"]
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from forethought.apps.base import App, KindSpec, Review
 from forethought.domain import Evidence, Role, Session
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["APP", "GenericApp"]
 

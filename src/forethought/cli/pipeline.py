@@ -8,7 +8,7 @@ from typing import Any
 
 from forethought.cli.context import Context, Output, read_file_arg, read_text_arg
 from forethought.cli.render import record_json
-from forethought.pipeline.candidates import Candidate, Rejection
+from forethought.domain.candidates import Candidate, Rejection
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
 from forethought.pipeline.service import dry_run

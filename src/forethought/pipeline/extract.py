@@ -13,9 +13,9 @@ from pydantic import ValidationError
 
 from forethought.apps.base import App
 from forethought.domain import Evidence, Role, Session
+from forethought.domain.candidates import Candidate, Rejection
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
-from forethought.pipeline.candidates import Candidate, Rejection
 from forethought.prompts import extraction
 
 __all__ = ["Extraction", "extract_candidates"]

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from forethought.apps.base import App
 from forethought.domain import Record, Relation, RelationLabel, Status
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 from forethought.recall.results import RecallHit
 
 if TYPE_CHECKING:

@@ -34,9 +34,9 @@ from forethought.domain import (
     new_id,
     transition,
 )
+from forethought.domain.candidates import Candidate, Flag, Rejection
 from forethought.domain.times import utcnow
 from forethought.errors import InvalidInput
-from forethought.pipeline.candidates import Candidate, Flag, Rejection
 from forethought.pipeline.relate import relate
 from forethought.store.base import ChangeSet
 from forethought.writing import Draft, created_event, new_record

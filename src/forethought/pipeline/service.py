@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from forethought.apps.base import App
 from forethought.domain import Record, Session, SpaceKey, Status, Turn
+from forethought.domain.candidates import Candidate, Rejection
 from forethought.errors import NotFound
-from forethought.pipeline.candidates import Candidate, Rejection
 
 if TYPE_CHECKING:  # the stage modules import the façade; load them when called, not at import
     from forethought.facade import Forethought

@@ -42,8 +42,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.apps.base import App
 from forethought.domain import Evidence, Role, Session
+from forethought.domain.candidates import Candidate, Flag, Redaction, Rejection, Validated
 from forethought.pipeline import detectors
-from forethought.pipeline.candidates import Candidate, Flag, Redaction, Rejection, Validated
 from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_phrase, find_secrets, redact_all
 from forethought.pipeline.normalize import find_quote, normalize, related_clauses, tokens
 

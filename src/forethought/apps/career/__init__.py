@@ -16,7 +16,7 @@ from forethought.apps.career.extract import extract_career
 from forethought.apps.career.kinds import GUIDANCE, KINDS, UNSPECIFIED_ROLE
 from forethought.apps.career.policy import career_applicability, career_findings
 from forethought.domain import Record, Role, Session
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["APP", "UNSPECIFIED_ROLE", "CareerApp"]
 

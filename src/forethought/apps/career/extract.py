@@ -16,7 +16,7 @@ from forethought.apps.career.skills import find_skill_facts
 from forethought.apps.career.text import Found
 from forethought.apps.text import sentences
 from forethought.domain import Evidence, Role, Session, Turn
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["extract_career"]
 

@@ -16,7 +16,7 @@ from forethought.apps.project.extract import extract
 from forethought.apps.project.kinds import KINDS
 from forethought.apps.project.policy import applicability, policy_findings
 from forethought.domain import Record, Role, Session
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["APP", "ProjectApp"]
 

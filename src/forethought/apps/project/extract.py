@@ -24,7 +24,7 @@ from forethought.apps.project.text import (
     sentences,
 )
 from forethought.domain import Evidence, Role, Session, Turn
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["extract"]
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from forethought.apps.text import words
-from forethought.pipeline.candidates import CheckPatterns
+from forethought.domain.candidates import CheckPatterns
 
 __all__ = ["derive_patterns"]
 

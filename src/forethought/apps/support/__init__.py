@@ -21,7 +21,7 @@ from forethought.apps.support.extract import extract_support
 from forethought.apps.support.kinds import GUIDANCE, KINDS
 from forethought.apps.support.policy import support_applicability, support_findings
 from forethought.domain import Record, Role, Session
-from forethought.pipeline.candidates import Candidate
+from forethought.domain.candidates import Candidate
 
 __all__ = ["APP", "SupportApp", "normalise_action"]
 

@@ -25,7 +25,7 @@ from forethought.apps.support import text as t
 from forethought.apps.support.actions import ActionMention, action_label, action_stems, find_actions
 from forethought.apps.text import sentences, tag_value
 from forethought.domain import Evidence, Role, Session, Turn
-from forethought.pipeline.candidates import Candidate, Flag
+from forethought.domain.candidates import Candidate, Flag
 
 __all__ = ["extract_support"]
 

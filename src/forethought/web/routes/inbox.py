@@ -10,8 +10,8 @@ from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
 from forethought.domain import Record, RelationLabel, Status
+from forethought.domain.candidates import Flag
 from forethought.errors import InvalidInput, NotFound
-from forethought.pipeline.candidates import Flag
 from forethought.web.deps import FormPlaceDep, Place, PlaceDep
 from forethought.web.errors import PageRoute
 from forethought.web.evidence import Quoted, TurnSource, quoted
