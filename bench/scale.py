@@ -36,7 +36,7 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
     from forethought import Forethought, RetainItem, Status
     from forethought.domain.times import parse_time, utcnow
     from forethought.store.base import ChangeSet, NewRecord
-    from forethought.writing import Draft, index_payload, new_record
+    from forethought.memory.writing import Draft, index_payload, new_record
 
     tmp = Path(tempfile.mkdtemp(prefix="ft-scale-"))
     db = tmp / "scale.db"
@@ -48,7 +48,7 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
         # 1. the real ingest path
         first = [next(texts) for _ in range(min(ingest, size))]
         start = time.perf_counter()
-        memory.retain_many("bench", [RetainItem(t) for t in first], batch_size=64)
+        memory.retain_many(memory.scope("generic", "bench"), [RetainItem(t) for t in first], batch_size=64)
         out["ingest_records_per_s"] = round(len(first) / (time.perf_counter() - start), 1)
         out["ingest_records"] = len(first)
 
@@ -56,7 +56,7 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
         rng = np.random.default_rng(size)
         pool_texts = list(memories(pool, seed=7))
         pool_vectors = embedder.embed(pool_texts)
-        space_id = memory.space("bench").id
+        space_id = memory.space(memory.scope("generic", "bench")).id
         start = time.perf_counter()
         loaded = len(first)
         base_time = parse_time("2024-01-01")
@@ -85,13 +85,13 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
         # 3. recall latency
         qs = queries(n_queries, size)
         start = time.perf_counter()
-        memory.recall("bench", "warm-up query about the PostgreSQL migration")
+        memory.recall(memory.scope("generic", "bench"), "warm-up query about the PostgreSQL migration")
         out["first_recall_ms"] = round((time.perf_counter() - start) * 1000, 1)
         latencies = []
         stage: dict[str, list[float]] = {}
         for q in qs:
             start = time.perf_counter()
-            result = memory.recall("bench", q, k=10)
+            result = memory.recall(memory.scope("generic", "bench"), q, k=10)
             latencies.append((time.perf_counter() - start) * 1000)
             for name, ms in result.timings_ms.items():
                 stage.setdefault(name, []).append(ms)
@@ -109,7 +109,7 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
         assert reopened.embedder is not None
         reopened.embedder.embed_one("load the model first")  # the model load is not what this measures
         start = time.perf_counter()
-        reopened.recall("bench", "warm-up query about the PostgreSQL migration")
+        reopened.recall(reopened.scope("generic", "bench"), "warm-up query about the PostgreSQL migration")
         out["reopen_first_recall_ms"] = round((time.perf_counter() - start) * 1000, 1)
     out["file_mb"] = round(sum(p.stat().st_size for p in tmp.glob("scale.db*") if p.is_file()) / 1e6, 1)
     snapshots = tmp / "scale.db.vectors"

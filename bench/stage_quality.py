@@ -41,7 +41,7 @@ from forethought.embed.base import Embedder
 from forethought.pipeline.brief import build_brief
 from forethought.pipeline.check import check_draft
 from forethought.store.base import ChangeSet, NewRecord
-from forethought.writing import Draft, index_payload, new_record
+from forethought.memory.writing import Draft, index_payload, new_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DEFAULT_OUT = Path(__file__).parent / "results" / "stage_quality.json"

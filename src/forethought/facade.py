@@ -1,81 +1,47 @@
-"""The one façade every front end calls: `Forethought.open(path)`."""
+"""The one façade every front end calls: `Forethought.open(path)`.
+
+`Forethought` composes the memory core (`memory.Memory`: records, recall, writing, outbox,
+transfer, keys) and the pipeline (`pipeline.Pipeline`: turn, brief, check, ask, sessions, inbox).
+It is the only top-level module that imports the pipeline, and it adds no logic of its own: each
+method says what it does in one line and hands over.
+
+One rule names a subject everywhere: a `Scope`, made once by `scope(app, subject, workspace=...)`
+and passed as the first argument of every call about that subject.
+"""
 
 from __future__ import annotations
 
 import copy
-import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
-from forethought.domain import (
-    AuditEvent,
-    CheckPatterns,
-    Evidence,
-    Provenance,
-    Record,
-    Role,
-    Space,
-    SpaceKey,
-    Status,
-    limits,
-    transition,
-)
+from forethought.apps.base import App
+from forethought.domain import AuditEvent, CheckPatterns, Evidence, Record, Role, Session, Space, Status, Turn
 from forethought.domain.keys import ApiKey
-from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
-from forethought.errors import InvalidInput, NotFound, validation_reason
 from forethought.llm.base import ChatModel
-from forethought.outbox import OutboxReport, drain
-from forethought.pipeline.service import PipelineApi
-from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
-from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
-from forethought.writing import (
-    Draft,
-    Retained,
-    RetainItem,
-    TimeRef,
-    created_event,
-    index_records,
-    make_draft,
-    new_record,
-    next_version,
-    retain_drafts,
-)
+from forethought.memory import History, Memory, OutboxReport, Retained, RetainItem, Scope
+from forethought.memory.scope import find_app
+from forethought.memory.writing import TimeRef
+from forethought.pipeline.reports import Answer, Brief, CheckReport
+from forethought.pipeline.service import Extracted, Inbox, Pipeline, SessionSubmission
+from forethought.pipeline.turn import TurnResult
+from forethought.plugins import make_embedder, open_store
+from forethought.recall import RecallConfig, RecallResult
+from forethought.store.base import Store
 
-__all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained", "SpaceRef"]
-
-log = logging.getLogger(__name__)
-
-SpaceRef = SpaceKey | str
+__all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained", "Scope"]
 
 
-@dataclass(frozen=True)
-class History:
-    """Everything linked to one record: its versions and what it superseded / was superseded by,
-    oldest first, and the audit events of those records, newest first."""
-
-    record: Record
-    chain: list[Record]
-    events: list[AuditEvent] = field(default_factory=list)
-
-
-class Forethought(PipelineApi):
+class Forethought:
     """Governed memory over one store, one embedder and, optionally, one chat model."""
 
     def __init__(
         self, store: Store, embedder: Embedder | None, *, actor: str = "api", model: ChatModel | None = None
     ) -> None:
-        self.store = store
-        self.embedder = embedder
-        self.actor = actor
-        self.model = model  # None: heuristic mode (every stage rule-based, and labelled so)
-        if embedder is not None:
-            store.check_embedder(embedder.name, embedder.dim)
+        self.memory = Memory(store, embedder, actor=actor)
+        self.pipeline = Pipeline(self.memory, model)  # model None: heuristic mode, and labelled so
 
     @classmethod
     def open(
@@ -85,32 +51,52 @@ class Forethought(PipelineApi):
         embedder: Embedder | str | None = "minilm",
         actor: str = "api",
         model: ChatModel | None = None,
+        store: str = "sqlite",
     ) -> Forethought:
-        """Open (creating if needed) the SQLite store at `path`.
+        """Open (creating if needed) the store at `path` — `store` names a registered backend.
 
         `embedder` is an Embedder, or "minilm" (the shipped ONNX model), "hashing" (no model), or
         None (keyword and term recall only).
         """
-        from forethought.plugins import make_embedder
-        from forethought.store.sqlite import SQLiteStore
-
         chosen = make_embedder(embedder) if isinstance(embedder, str) else embedder
-        store = SQLiteStore(path, dim=chosen.dim if chosen is not None else 384)
-        return cls(store, chosen, actor=actor, model=model)
+        backend = open_store(store, path, dim=chosen.dim if chosen is not None else 384)
+        return cls(backend, chosen, actor=actor, model=model)
+
+    # -- what it runs on -------------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        return self.memory.store
+
+    @property
+    def embedder(self) -> Embedder | None:
+        return self.memory.embedder
+
+    @property
+    def actor(self) -> str:
+        return self.memory.actor
+
+    @property
+    def model(self) -> ChatModel | None:
+        return self.pipeline.model
+
+    @model.setter
+    def model(self, model: ChatModel | None) -> None:
+        self.pipeline.model = model
 
     def close(self) -> None:
-        self.store.close()
+        self.memory.store.close()
 
     def acting_as(self, actor: str) -> Forethought:
         """This memory (same store, embedder and model) writing `actor` into audit events: the
         server uses one per API key so the audit trail says which key made each change."""
         clone = copy.copy(self)
-        clone.actor = actor
+        clone.memory = self.memory.acting_as(actor)
+        clone.pipeline = Pipeline(clone.memory, self.pipeline.model)
         return clone
 
     def stats(self) -> dict[str, Any]:
         """What the store reports about itself: backend, schema, counts (never content)."""
-        return self.store.stats()
+        return self.memory.store.stats()
 
     def __enter__(self) -> Forethought:
         return self
@@ -118,60 +104,47 @@ class Forethought(PipelineApi):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- spaces ----------------------------------------------------------------------------
-    def space(self, ref: SpaceRef, *, create: bool = True) -> Space:
-        """The space named by `ref`: a SpaceKey, or a name meaning (default, generic, name)."""
-        try:
-            key = ref if isinstance(ref, SpaceKey) else SpaceKey(subject_id=ref)
-        except ValidationError as exc:
-            raise InvalidInput(validation_reason(exc)) from None
-        return self.store.resolve_space(key, create=create)
+    # -- subjects and spaces ---------------------------------------------------------------
+    def scope(self, app: App | str, subject: str, *, workspace: str = "default", field: str = "subject") -> Scope:
+        """The Scope naming `subject` of `app` in `workspace`: the first argument of every call
+        about it. Nothing is created until something is written."""
+        return self.memory.scope(app, subject, workspace=workspace, field=field)
+
+    def app(self, name: str) -> App:
+        """The installed app called `name` (UnknownApp, a NotFound, otherwise)."""
+        return find_app(name)
+
+    def space(self, scope: Scope, *, create: bool = True) -> Space:
+        """The space behind a scope, created on first use (NotFound when absent and not `create`)."""
+        return scope.space() if create else scope.require()
 
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
-        """The spaces of one workspace (of one subject type, if given), oldest first."""
-        found = self.store.list_spaces(limits.check_name(workspace, field="workspace"))
-        return [s for s in found if subject_type is None or s.key.subject_type == subject_type]
+        return self.memory.list_spaces(workspace, subject_type=subject_type)
 
-    def erase_space(self, ref: SpaceRef) -> int:
+    def erase_space(self, scope: Scope) -> int:
         """Remove everything the space holds; returns the number of records erased."""
-        return self.store.erase_space(self.space(ref, create=False).id, actor=self.actor)
+        return self.memory.erase_space(scope)
 
     # -- api keys --------------------------------------------------------------------------
     def create_api_key(self, workspace: str, *, name: str = "default") -> tuple[ApiKey, str]:
         """A new key for `workspace`: the record, and the full key (shown once, never stored)."""
-        from forethought.domain.keys import hash_key, new_key
-
-        clean_workspace = limits.check_name(workspace, field="workspace")
-        key_id, full = new_key()
-        key = ApiKey(
-            id=key_id, workspace=clean_workspace, name=limits.check_name(name, field="name"), created_at=utcnow()
-        )
-        self.store.add_api_key(key, hash_key(full))
-        return key, full
+        return self.memory.keys.create(workspace, name=name)
 
     def authenticate(self, full_key: str) -> ApiKey | None:
         """The active key matching `full_key`, or None (unknown, malformed or revoked)."""
-        from forethought.domain.keys import hash_key
-
-        if not isinstance(full_key, str) or not full_key.startswith("ft_") or len(full_key) > 200:
-            return None
-        key = self.store.api_key_by_hash(hash_key(full_key))
-        return key if key is not None and key.active else None
+        return self.memory.keys.authenticate(full_key)
 
     def revoke_api_key(self, key_id: str, *, workspace: str | None = None) -> ApiKey:
-        """Revoke a key (idempotent). With `workspace`, only a key of that workspace: another's is
-        NotFound, exactly like an unknown id (the server passes the caller's workspace)."""
-        if workspace is not None and all(k.id != key_id for k in self.store.list_api_keys(workspace)):
-            raise NotFound(f"no API key {key_id!r}")
-        return self.store.revoke_api_key(key_id, utcnow())
+        """Revoke a key (idempotent); with `workspace`, another workspace's key is NotFound."""
+        return self.memory.keys.revoke(key_id, workspace=workspace)
 
     def list_api_keys(self, workspace: str | None = None) -> list[ApiKey]:
-        return self.store.list_api_keys(workspace)
+        return self.memory.keys.list(workspace)
 
-    # -- writes ----------------------------------------------------------------------------
+    # -- records ---------------------------------------------------------------------------
     def retain(
         self,
-        space: SpaceRef,
+        scope: Scope,
         text: str,
         *,
         kind: str = "note",
@@ -187,57 +160,43 @@ class Forethought(PipelineApi):
         context: str | None = None,
         check: CheckPatterns | None = None,
     ) -> Retained:
-        """Store one memory. With `external_id`, retrying the same retain returns the first record
-        (`created=False`) instead of making a second; reusing the id for other content is a Conflict.
-        `check` attaches deterministic patterns that `check` enforces on drafts (validated here)."""
-        item = RetainItem(text, kind, tags, occurred_at, external_id, attributes, context)
-        draft, when = make_draft(
-            item,
+        """Store one memory (idempotent by `external_id`); see `Memory.retain`."""
+        return self.memory.retain(
+            scope,
+            text,
+            kind=kind,
+            tags=tags,
+            occurred_at=occurred_at,
+            external_id=external_id,
+            attributes=attributes,
             evidence=evidence,
             confidence=confidence,
-            provenance=Provenance(asserted_by=asserted_by, source=source),
+            status=status,
+            asserted_by=asserted_by,
+            source=source,
+            context=context,
+            check=check,
         )
-        if check is not None:
-            draft = replace(draft, check=limits.check_patterns(check))
-        if status not in (Status.ACTIVE, Status.CANDIDATE):
-            raise InvalidInput("a new record is either active or a candidate")
-        return self._retain_drafts(self.space(space), [(draft, when)], status)[0]
 
     def retain_many(
         self,
-        space: SpaceRef,
+        scope: Scope,
         items: Iterable[RetainItem],
         *,
         source: str = "api",
         batch_size: int = 64,
         progress: Callable[[int], None] | None = None,
     ) -> list[Retained]:
-        """Store many memories, embedding them in batches. Every item is validated before anything
-        is written; each batch is one transaction."""
-        provenance = Provenance(source=source)
-        drafts = [make_draft(item, provenance=provenance) for item in items]
-        target = self.space(space)
-        results: list[Retained] = []
-        for start in range(0, len(drafts), batch_size):
-            results.extend(self._retain_drafts(target, drafts[start : start + batch_size], Status.ACTIVE))
-            if progress is not None:
-                progress(len(results))
-        return results
-
-    def _retain_drafts(self, space: Space, drafts: list[tuple[Draft, datetime]], status: Status) -> list[Retained]:
-        return retain_drafts(self.store, self.embedder, space, drafts, status, actor=self.actor)
-
-    def _index(self, records: Sequence[Record]) -> list[NewRecord]:
-        return index_records(records, self.embedder)
+        """Store many memories, embedded in batches, each batch one transaction."""
+        return self.memory.retain_many(scope, items, source=source, batch_size=batch_size, progress=progress)
 
     def drain_outbox(self, *, limit: int = 256) -> OutboxReport:
-        """Do owed work (embeddings the embedder could not make at retain time), at most `limit`
-        jobs. Failures are retried later with exponential backoff; nothing is ever dropped."""
-        return drain(self.store, self.embedder, limit=limit)
+        """Do owed work (embeddings the embedder could not make at retain time)."""
+        return self.memory.drain_outbox(limit=limit)
 
     def supersede(
         self,
-        space: SpaceRef,
+        scope: Scope,
         old_id: str,
         text: str,
         *,
@@ -247,127 +206,34 @@ class Forethought(PipelineApi):
         reason: str | None = None,
         attributes: dict[str, Any] | None = None,
     ) -> Record:
-        """Replace an active record with a new fact. The old one becomes superseded, valid until the
-        new one's `occurred_at`."""
-        target = self.space(space, create=False)
-        old = self.store.get(target.id, old_id)
-        item = RetainItem(text, kind or old.kind, old.tags if tags is None else tags, occurred_at, None, attributes)
-        draft, when = make_draft(item)
-        if when < old.occurred_at:
-            raise InvalidInput("occurred_at: a superseding record cannot predate the record it replaces")
-        new = new_record(target.id, draft, status=Status.ACTIVE, occurred_at=when, now=utcnow(), supersedes=(old.id,))
-        after, event = transition(
-            old,
-            Status.SUPERSEDED,
-            actor=self.actor,
-            at=new.recorded_at,
-            reason=_reason(reason),
-            valid_to=when,
-            superseded_by=new.id,
+        """Replace an active record with a new fact; the old one is valid until the new one's time."""
+        return self.memory.supersede(
+            scope, old_id, text, kind=kind, tags=tags, occurred_at=occurred_at, reason=reason, attributes=attributes
         )
-        self.store.apply(
-            ChangeSet(
-                target.id,
-                inserts=self._index([new]),
-                transitions=[(old, after)],
-                events=[created_event(new, self.actor), event],
-            )
-        )
-        return new
 
     def edit(
-        self,
-        space: SpaceRef,
-        record_id: str,
-        text: str,
-        *,
-        tags: Sequence[str] | None = None,
-        reason: str | None = None,
+        self, scope: Scope, record_id: str, text: str, *, tags: Sequence[str] | None = None, reason: str | None = None
     ) -> Record:
-        """A corrected version of a record (same lineage, same valid time). The old version of an
-        active record becomes superseded; an edited candidate is rejected in favour of the edit."""
-        target = self.space(space, create=False)
-        old = self.store.get(target.id, record_id)
-        item = RetainItem(text, old.kind, old.tags if tags is None else tags, old.occurred_at)
-        draft, _ = make_draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
-        new = next_version(old, draft, status=old.status, now=utcnow())
-        if old.status is Status.ACTIVE:
-            after, event = transition(
-                old,
-                Status.SUPERSEDED,
-                actor=self.actor,
-                at=new.recorded_at,
-                reason=_reason(reason) or "edited",
-                valid_to=old.occurred_at,
-                superseded_by=new.id,
-            )
-        else:
-            after, event = transition(
-                old,
-                Status.REJECTED,
-                actor=self.actor,
-                at=new.recorded_at,
-                reason=_reason(reason) or "replaced by an edited version",
-            )
-        self.store.apply(
-            ChangeSet(
-                target.id,
-                inserts=self._index([new]),
-                transitions=[(old, after)],
-                events=[created_event(new, self.actor), event],
-            )
-        )
-        return new
+        """A corrected version of a record (same lineage, same valid time)."""
+        return self.memory.edit(scope, record_id, text, tags=tags, reason=reason)
 
-    def approve(
-        self,
-        space: SpaceRef,
-        record_id: str,
-        *,
-        reason: str | None = None,
-        conflict: Literal["supersede", "keep_both"] | None = None,
-        supersedes: str | None = None,
-    ) -> Record:
-        """Approve a candidate. A flagged one must be edited first; one that supersedes a record
-        retires it; one that conflicts with a record needs `conflict` to say which way. With
-        `supersedes` (an active record's id or handle) the reviewer names the record it replaces."""
-        from forethought.pipeline.review import approve
+    def reject(self, scope: Scope, record_id: str, *, reason: str | None = None) -> Record:
+        return self.memory.reject(scope, record_id, reason=reason)
 
-        return approve(self, space, record_id, conflict=conflict, reason=_reason(reason), supersedes=supersedes)
-
-    def approve_all(self, space: SpaceRef, *, high_confidence: bool = False) -> list[Record]:
-        """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""
-        from forethought.pipeline.review import approve_all
-
-        return approve_all(self, space, high_confidence=high_confidence)
-
-    def reject(self, space: SpaceRef, record_id: str, *, reason: str | None = None) -> Record:
-        return self._move(space, record_id, Status.REJECTED, reason)
-
-    def retract(self, space: SpaceRef, record_id: str, *, why: str) -> Record:
+    def retract(self, scope: Scope, record_id: str, *, why: str) -> Record:
         """Withdraw an active record that was wrong; it stays in history, never in recall."""
-        return self._move(space, record_id, Status.RETRACTED, limits.clean_text(why, field="why", limit=1000))
+        return self.memory.retract(scope, record_id, why=why)
 
-    def _move(self, space: SpaceRef, record_id: str, status: Status, reason: str | None) -> Record:
-        target = self.space(space, create=False)
-        old = self.store.get(target.id, record_id)
-        after, event = transition(old, status, actor=self.actor, at=utcnow(), reason=_reason(reason))
-        self.store.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
-        return after
+    def forget(self, scope: Scope, record_id: str) -> int:
+        """Erase a record and every version of it, from every table and index."""
+        return self.memory.forget(scope, record_id)
 
-    def forget(self, space: SpaceRef, record_id: str) -> int:
-        """Erase a record and every version of it, from every table and index. Returns versions erased."""
-        target = self.space(space, create=False)
-        record = self.store.get(target.id, record_id)
-        return self.store.forget(target.id, record.lineage_id, actor=self.actor)
-
-    # -- reads -----------------------------------------------------------------------------
-    def get(self, space: SpaceRef, record_id: str) -> Record:
-        return self.store.get(self.space(space, create=False).id, record_id)
+    def get(self, scope: Scope, record_id: str) -> Record:
+        return self.memory.get(scope, record_id)
 
     def recall(
         self,
-        space: SpaceRef,
+        scope: Scope,
         query: str,
         *,
         k: int = 10,
@@ -380,101 +246,131 @@ class Forethought(PipelineApi):
         strategy: str | RecallConfig = "balanced",
         token_budget: int | None = None,
     ) -> RecallResult:
-        """The records most relevant to `query`, current ones only unless `statuses` or `as_of`
-        say otherwise. `as_of` travels in valid time: what was true at that moment."""
-        text = limits.check_query(query)
-        limits.check_k(k)
-        when = None if as_of is None else parse_time(as_of, field="as_of")
-        if statuses is None:
-            statuses = (Status.ACTIVE, Status.SUPERSEDED) if when is not None else (Status.ACTIVE,)
-        flt = RecordFilter(
-            statuses=tuple(Status(s) for s in statuses),
-            kinds=tuple(limits.check_kind(kind) for kind in kinds),
-            tags=limits.check_tags(tags),
-            occurred_after=None if after is None else parse_time(after, field="after"),
-            occurred_before=None if before is None else parse_time(before, field="before"),
-            as_of=when,
+        """The records most relevant to `query` (current ones unless `statuses` or `as_of` say)."""
+        return self.memory.recall(
+            scope,
+            query,
+            k=k,
+            kinds=kinds,
+            tags=tags,
+            statuses=statuses,
+            as_of=as_of,
+            after=after,
+            before=before,
+            strategy=strategy,
+            token_budget=token_budget,
         )
-        if token_budget is not None and token_budget < 1:
-            raise InvalidInput("token_budget: must be at least 1")
-        try:
-            target = self.space(space, create=False)
-        except LookupError:
-            return RecallResult(query=text, strategy=preset(strategy).name, hits=[], tokens=0)
-        request = RecallRequest(target.id, text, k, flt, preset(strategy), token_budget)
-        return run_recall(self.store, self.embedder, request)
 
-    def history(self, space: SpaceRef, record_id: str) -> History:
+    def history(self, scope: Scope, record_id: str) -> History:
         """The record's versions and supersession chain (both directions), oldest first."""
-        target = self.space(space, create=False)
-        start = self.store.get(target.id, record_id)
-        seen: dict[str, Record] = {}
-        frontier = [start]
-        while frontier and len(seen) < 1000:
-            record = frontier.pop()
-            if record.id in seen:
-                continue
-            seen[record.id] = record
-            linked = [*self.store.lineage(target.id, record.lineage_id)]
-            ids = [*record.supersedes, *([record.superseded_by] if record.superseded_by else [])]
-            linked.extend(self.store.get_many(target.id, ids))
-            frontier.extend(r for r in linked if r.id not in seen)
-        chain = sorted(seen.values(), key=lambda r: (r.recorded_at, r.id))
-        events: list[AuditEvent] = []
-        for record in chain:
-            events.extend(self.store.audit_events(target.id, record_id=record.id, limit=1000))
-        events.sort(key=lambda e: (e.at, e.id), reverse=True)
-        return History(record=start, chain=chain, events=events)
+        return self.memory.history(scope, record_id)
 
     def audit_events(
-        self, space: SpaceRef, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
+        self, scope: Scope, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
     ) -> list[AuditEvent]:
         """A space's audit events, newest first; `before_seq` continues from an event's `seq`."""
-        try:
-            target = self.space(space, create=False)
-        except LookupError:
-            return []
-        return self.store.audit_events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
+        return self.memory.audit_events(scope, record_id=record_id, limit=limit, before_seq=before_seq)
 
     def list_records(
         self,
-        space: SpaceRef,
+        scope: Scope,
         *,
         statuses: Sequence[Status] = (Status.ACTIVE,),
         kinds: Sequence[str] = (),
         tags: Sequence[str] = (),
-        as_of: datetime | str | None = None,
+        as_of: TimeRef = None,
         limit: int = 100,
         after_id: str | None = None,
         newest_first: bool = False,
     ) -> list[Record]:
-        """Records by when they were recorded (oldest first unless `newest_first`), filtered in the
-        store: statuses, kinds, every one of `tags`, and valid at `as_of`."""
-        try:
-            target = self.space(space, create=False)
-        except LookupError:
-            return []
-        when = None if as_of is None else parse_time(as_of, field="as_of")
-        flt = RecordFilter(statuses=tuple(statuses), kinds=tuple(kinds), tags=limits.check_tags(tags), as_of=when)
-        return self.store.list_records(target.id, flt, limit=limit, after_id=after_id, newest_first=newest_first)
+        """Records by when they were recorded, filtered in the store."""
+        return self.memory.list_records(
+            scope,
+            statuses=statuses,
+            kinds=kinds,
+            tags=tags,
+            as_of=as_of,
+            limit=limit,
+            after_id=after_id,
+            newest_first=newest_first,
+        )
 
-    # -- transfer --------------------------------------------------------------------------
-    def export_jsonl(self, space: SpaceRef, path: str | Path) -> int:
+    def export_jsonl(self, scope: Scope, path: str | Path) -> int:
         """Write every record (all statuses and versions) and audit event of a space to JSONL."""
-        from forethought.transfer import export_space
-
-        return export_space(self, self.space(space, create=False), Path(path))
+        return self.memory.export_jsonl(scope, path)
 
     def import_jsonl(
-        self, space: SpaceRef, path: str | Path, *, progress: Callable[[int, int], None] | None = None
+        self, scope: Scope, path: str | Path, *, progress: Callable[[int, int], None] | None = None
     ) -> int:
-        """Read a file written by `export_jsonl` into a space; returns records imported. The whole
-        file is validated before anything is written; records already present are skipped."""
-        from forethought.transfer import import_space, read_export
+        """Read a file written by `export_jsonl` into a space (validated first; duplicates skipped)."""
+        return self.memory.import_jsonl(scope, path, progress=progress)
 
-        export = read_export(Path(path))
-        return import_space(self, self.space(space), export, progress=progress)
+    # -- the pipeline ----------------------------------------------------------------------
+    def turn(self, scope: Scope, message: str, *, session_id: str | None = None, brief_limit: int = 5) -> TurnResult:
+        """One governed turn: the reply, the session it belongs to, its trace."""
+        return self.pipeline.turn(scope, message, session_id=session_id, brief_limit=brief_limit)
 
+    def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = ()) -> Brief:
+        """The records that apply to `task`, each with its reason, and the memory block."""
+        return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths)
 
-def _reason(reason: str | None) -> str | None:
-    return None if reason is None else limits.clean_text(reason, field="reason", limit=1000)
+    def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
+        """Violations of memory in `draft` (deterministic checks, and the judge with a model)."""
+        return self.pipeline.check(scope, draft, records=records)
+
+    def ask(self, scope: Scope, question: str) -> Answer:
+        """An answer drawn only from memory, citing the records it relies on."""
+        return self.pipeline.ask(scope, question)
+
+    def extract(self, app: App | str, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
+        """What a transcript would give to remember — validated, nothing written."""
+        return self.pipeline.extract(find_app(app), transcript, fmt=fmt)
+
+    def submit_session(
+        self,
+        scope: Scope,
+        transcript: bytes | str | Sequence[Turn],
+        *,
+        title: str,
+        fmt: str = "auto",
+        source: str = "import",
+        progress: Callable[[str], None] | None = None,
+    ) -> SessionSubmission:
+        """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox."""
+        return self.pipeline.submit_session(scope, transcript, title=title, fmt=fmt, source=source, progress=progress)
+
+    def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
+        """Candidates waiting for a person, and those the validator filtered."""
+        return self.pipeline.inbox(scope, limit=limit)
+
+    def approve(
+        self,
+        scope: Scope,
+        record_id: str,
+        *,
+        reason: str | None = None,
+        conflict: Literal["supersede", "keep_both"] | None = None,
+        supersedes: str | None = None,
+    ) -> Record:
+        """Approve a candidate (see `Pipeline.approve` for flags, supersession and conflicts)."""
+        return self.pipeline.approve(scope, record_id, reason=reason, conflict=conflict, supersedes=supersedes)
+
+    def approve_all(self, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
+        """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""
+        return self.pipeline.approve_all(scope, high_confidence=high_confidence)
+
+    def list_sessions(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Session]:
+        """Captured sessions, newest first (a keyset cursor in `before_id`)."""
+        return self.pipeline.list_sessions(scope, limit=limit, before_id=before_id)
+
+    def get_session(self, scope: Scope, session_id: str) -> Session:
+        """One captured session with its turns; NotFound for another space's."""
+        return self.pipeline.get_session(scope, session_id)
+
+    def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[dict[str, Any]]:
+        """Stored traces, newest first (a keyset cursor in `before_id`)."""
+        return self.pipeline.list_traces(scope, limit=limit, before_id=before_id)
+
+    def trace(self, scope: Scope, trace_id: str) -> dict[str, Any]:
+        """One stored trace; NotFound for an unknown id or one of another space."""
+        return self.pipeline.trace(scope, trace_id)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from importlib import import_module, metadata
+from pathlib import Path
 
 from forethought.apps.base import App
 from forethought.embed.base import Embedder
 from forethought.errors import InvalidInput
+from forethought.store.base import Store
 
 __all__ = [
     "app_names",
@@ -55,6 +57,15 @@ def make_embedder(name: str) -> Embedder:
     except KeyError:
         raise InvalidInput(f"unknown embedder {name!r} (known: {', '.join(sorted(_EMBEDDERS))})") from None
     return factory()
+
+
+def open_store(name: str, path: str | Path, *, dim: int) -> Store:
+    """The store backend `name` opened at `path` for vectors of `dim` dimensions."""
+    if name != "sqlite":
+        raise InvalidInput(f"unknown store {name!r} (known: sqlite)")
+    from forethought.store.sqlite import SQLiteStore
+
+    return SQLiteStore(path, dim=dim)
 
 
 def register_app(app: App) -> None:

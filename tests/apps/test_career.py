@@ -164,14 +164,14 @@ def test_application_identity_is_company_and_role() -> None:
 
 def test_a_status_change_supersedes_the_earlier_status(memory: Forethought) -> None:
     earlier = _extract("I applied to Stripe for the backend intern role.")[0]
-    memory.retain("stu", earlier.statement, kind="application", attributes=earlier.attributes)
+    memory.retain(memory.scope(APP, "stu"), earlier.statement, kind="application", attributes=earlier.attributes)
     later = [
         c
         for c in _extract("I applied to Stripe for the backend intern role.", "Stripe rejected me.")
         if c.attributes["status"] == "rejected"
     ]
     other = _extract("Globex rejected me.")
-    labels = [r.label for r in relate(memory, APP, "stu", [*later, *other])]
+    labels = [r.label for r in relate(memory.memory, memory.scope(APP, "stu"), [*later, *other])]
     assert labels == [RelationLabel.SUPERSEDES, RelationLabel.NEW]
 
 

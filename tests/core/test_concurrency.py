@@ -16,11 +16,13 @@ def _writer(path: str, worker: int, queue: mp.Queue) -> None:  # type: ignore[ty
     try:
         with Forethought.open(path, embedder=HashingEmbedder()) as memory:
             for i in range(PER_WRITER):
-                memory.retain("shared", f"worker {worker} fact {i}", external_id=f"{worker}-{i}")
+                memory.retain(
+                    memory.scope("generic", "shared"), f"worker {worker} fact {i}", external_id=f"{worker}-{i}"
+                )
                 if i % 10 == 0:  # the same external id from every worker: exactly one record results
-                    memory.retain("shared", f"common fact {i}", external_id=f"common-{i}")
+                    memory.retain(memory.scope("generic", "shared"), f"common fact {i}", external_id=f"common-{i}")
                 if i % 7 == 0:
-                    memory.recall("shared", f"worker {worker} fact")
+                    memory.recall(memory.scope("generic", "shared"), f"worker {worker} fact")
         queue.put((worker, None))
     except Exception as exc:
         queue.put((worker, f"{type(exc).__name__}: {exc}"))
@@ -39,7 +41,7 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
         p.join(timeout=60)
     assert [error for _, error in results if error] == []
     with Forethought.open(path, embedder=HashingEmbedder()) as memory:
-        records = memory.list_records("shared", statuses=list(Status), limit=10_000)
+        records = memory.list_records(memory.scope("generic", "shared"), statuses=list(Status), limit=10_000)
         external = sorted(r.external_id or "" for r in records)
         expected = sorted(
             [f"{w}-{i}" for w in range(WRITERS) for i in range(PER_WRITER)]
@@ -47,4 +49,4 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
         )
         assert external == expected
         # every process's writes are searchable from here
-        assert len(memory.recall("shared", "worker 3 fact", k=200).hits) >= PER_WRITER // 2
+        assert len(memory.recall(memory.scope("generic", "shared"), "worker 3 fact", k=200).hits) >= PER_WRITER // 2

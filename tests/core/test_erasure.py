@@ -15,8 +15,11 @@ CANARY = "Quixotic-Walrus-8841 is the vault passphrase hint"
 def _assert_gone(memory: Forethought, space: str, record_id: str, db: Path) -> None:
     everything = list(Status)
     # by keyword (through recall and straight at the index)
-    assert all(CANARY not in h.record.statement for h in memory.recall(space, CANARY, statuses=everything).hits)
-    sid = memory.space(space).id
+    assert all(
+        CANARY not in h.record.statement
+        for h in memory.recall(memory.scope("generic", space), CANARY, statuses=everything).hits
+    )
+    sid = memory.space(memory.scope("generic", space)).id
     assert memory.store.keyword_search(sid, analyze(CANARY).keywords, RecordFilter(statuses=()), 50) == []
     # by vector: the exact embedding of the erased text finds nothing of it
     vector = memory.embedder.embed_one(CANARY) if memory.embedder else None
@@ -25,7 +28,7 @@ def _assert_gone(memory: Forethought, space: str, record_id: str, db: Path) -> N
     assert record_id not in {n.record_id for n in near}
     # by id
     try:
-        memory.get(space, record_id)
+        memory.get(memory.scope("generic", space), record_id)
         raise AssertionError("the erased record is still readable by id")
     except NotFound:
         pass
@@ -36,24 +39,27 @@ def _assert_gone(memory: Forethought, space: str, record_id: str, db: Path) -> N
 
 def test_forget_removes_every_version_from_every_index(db_path: Path) -> None:
     with Forethought.open(db_path, embedder=HashingEmbedder()) as memory:
-        memory.retain("ana", "An unrelated fact that stays.")
-        v1 = memory.retain("ana", CANARY, kind="note", tags=["secret"]).record
-        v2 = memory.edit("ana", v1.id, CANARY + " (corrected)")
-        assert memory.forget("ana", v2.handle) == 2
+        memory.retain(memory.scope("generic", "ana"), "An unrelated fact that stays.")
+        v1 = memory.retain(memory.scope("generic", "ana"), CANARY, kind="note", tags=["secret"]).record
+        v2 = memory.edit(memory.scope("generic", "ana"), v1.id, CANARY + " (corrected)")
+        assert memory.forget(memory.scope("generic", "ana"), v2.handle) == 2
         _assert_gone(memory, "ana", v1.id, db_path)
         _assert_gone(memory, "ana", v2.id, db_path)
-        assert len(memory.list_records("ana")) == 1
-        assert all(e.record_id not in {v1.id, v2.id} for e in memory.store.audit_events(memory.space("ana").id))
+        assert len(memory.list_records(memory.scope("generic", "ana"))) == 1
+        assert all(
+            e.record_id not in {v1.id, v2.id}
+            for e in memory.store.audit_events(memory.space(memory.scope("generic", "ana")).id)
+        )
 
 
 def test_erase_space_removes_everything_of_that_space_only(db_path: Path) -> None:
     with Forethought.open(db_path, embedder=HashingEmbedder()) as memory:
-        keep = memory.retain("ben", "Ben's fact stays.").record
-        gone = memory.retain("ana", CANARY).record
-        memory.retain("ana", "Another fact of Ana.")
-        assert memory.erase_space("ana") == 2
+        keep = memory.retain(memory.scope("generic", "ben"), "Ben's fact stays.").record
+        gone = memory.retain(memory.scope("generic", "ana"), CANARY).record
+        memory.retain(memory.scope("generic", "ana"), "Another fact of Ana.")
+        assert memory.erase_space(memory.scope("generic", "ana")) == 2
         _assert_gone(memory, "ana", gone.id, db_path)
-        assert memory.get("ben", keep.id).statement == "Ben's fact stays."
+        assert memory.get(memory.scope("generic", "ben"), keep.id).statement == "Ben's fact stays."
 
 
 def test_erasure_is_visible_to_another_process_view_of_the_file(db_path: Path) -> None:
@@ -61,10 +67,12 @@ def test_erasure_is_visible_to_another_process_view_of_the_file(db_path: Path) -
         Forethought.open(db_path, embedder=HashingEmbedder()) as writer,
         Forethought.open(db_path, embedder=HashingEmbedder()) as reader,
     ):
-        record = writer.retain("ana", CANARY).record
-        assert [h.record.id for h in reader.recall("ana", CANARY).hits] == [record.id]  # reader caches vectors
-        writer.forget("ana", record.id)
-        assert reader.recall("ana", CANARY).hits == []
-        sid = reader.space("ana").id
+        record = writer.retain(writer.scope("generic", "ana"), CANARY).record
+        assert [h.record.id for h in reader.recall(reader.scope("generic", "ana"), CANARY).hits] == [
+            record.id
+        ]  # reader caches vectors
+        writer.forget(writer.scope("generic", "ana"), record.id)
+        assert reader.recall(reader.scope("generic", "ana"), CANARY).hits == []
+        sid = reader.space(reader.scope("generic", "ana")).id
         vector = HashingEmbedder().embed_one(CANARY)
         assert reader.store.vector_search(sid, vector, RecordFilter(statuses=()), 10) == []

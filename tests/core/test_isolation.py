@@ -9,7 +9,8 @@ from forethought import Forethought, RetainItem, SpaceKey, Status
 
 def test_fifty_canaries_never_cross_spaces_in_a_thousand_recalls(memory: Forethought) -> None:
     rng = random.Random(7)
-    spaces = [SpaceKey(workspace=f"w{i % 5}", subject_type="student", subject_id=f"s{i}") for i in range(50)]
+    spaces = [memory.scope("career", f"s{i}", workspace=f"w{i % 5}") for i in range(50)]
+    assert spaces[0].key == SpaceKey(workspace="w0", subject_type="student", subject_id="s0")
     canaries: dict[str, str] = {}
     shared_words = ["python", "interview", "Contoso", "rejected", "database", "PrismaClient"]
     for i, key in enumerate(spaces):

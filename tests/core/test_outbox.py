@@ -8,7 +8,7 @@ from pathlib import Path
 from forethought import Forethought, ModelUnavailable
 from forethought.embed.base import Embedder, Vectors
 from forethought.embed.hashing import HashingEmbedder
-from forethought.outbox import OutboxReport
+from forethought.memory.outbox import OutboxReport
 from forethought.store.base import RecordFilter
 
 
@@ -31,12 +31,16 @@ class FlakyEmbedder(Embedder):
 def test_a_failed_embedding_keeps_the_record_and_owes_the_vector(db_path: Path) -> None:
     flaky = FlakyEmbedder()
     with Forethought.open(db_path, embedder=flaky) as memory:
-        record = memory.retain("ana", "Ana prefers remote internships.", kind="preference").record
-        sid = memory.space("ana").id
-        assert memory.get("ana", record.id).statement == record.statement
+        record = memory.retain(
+            memory.scope("generic", "ana"), "Ana prefers remote internships.", kind="preference"
+        ).record
+        sid = memory.space(memory.scope("generic", "ana")).id
+        assert memory.get(memory.scope("generic", "ana"), record.id).statement == record.statement
         assert memory.store.pending_jobs(sid) == 1
         # keyword recall works at once; the vector is missing
-        assert [h.record.id for h in memory.recall("ana", "remote internships").hits] == [record.id]
+        assert [h.record.id for h in memory.recall(memory.scope("generic", "ana"), "remote internships").hits] == [
+            record.id
+        ]
         vector = flaky.inner.embed_one(record.statement)
         assert memory.store.vector_search(sid, vector, RecordFilter(), 5) == []
         # still down: the job is retried later, never dropped
@@ -56,15 +60,15 @@ def test_a_failed_embedding_keeps_the_record_and_owes_the_vector(db_path: Path) 
 def test_forgetting_a_record_cancels_its_owed_work(db_path: Path) -> None:
     flaky = FlakyEmbedder()
     with Forethought.open(db_path, embedder=flaky) as memory:
-        record = memory.retain("ana", "Temporary fact.").record
+        record = memory.retain(memory.scope("generic", "ana"), "Temporary fact.").record
         assert memory.store.pending_jobs() == 1
-        memory.forget("ana", record.id)
+        memory.forget(memory.scope("generic", "ana"), record.id)
         assert memory.store.pending_jobs() == 0
 
 
 def test_draining_without_an_embedder_claims_nothing(db_path: Path) -> None:
     with Forethought.open(db_path, embedder=FlakyEmbedder()) as memory:
-        memory.retain("ana", "Ana prefers remote internships.")
+        memory.retain(memory.scope("generic", "ana"), "Ana prefers remote internships.")
     with Forethought.open(db_path, embedder=None) as memory:
         assert memory.drain_outbox() == OutboxReport(done=0, failed=0, pending=1)
         assert len(memory.store.claim_jobs(limit=10)) == 1  # still due: no lease was taken

@@ -13,7 +13,7 @@ from forethought.embed.hashing import HashingEmbedder
 
 def _populate(memory: Forethought) -> None:
     a = memory.retain(
-        "src",
+        memory.scope("generic", "src"),
         "Ana applied to Contoso.",
         kind="application",
         tags=["apps"],
@@ -22,50 +22,50 @@ def _populate(memory: Forethought) -> None:
         attributes={"company": "Contoso"},
         context="neighbouring turn text",
     ).record
-    memory.supersede("src", a.id, "Contoso rejected Ana.", occurred_at="2026-02-01")
-    b = memory.retain("src", "Ana knows Pyhton.", kind="skill").record
-    memory.edit("src", b.id, "Ana knows Python.")
-    c = memory.retain("src", "Ana wants to be a chef.", kind="target_role").record
-    memory.retract("src", c.id, why="joke")
-    memory.retain("src", "Candidate fact.", status=Status.CANDIDATE)
+    memory.supersede(memory.scope("generic", "src"), a.id, "Contoso rejected Ana.", occurred_at="2026-02-01")
+    b = memory.retain(memory.scope("generic", "src"), "Ana knows Pyhton.", kind="skill").record
+    memory.edit(memory.scope("generic", "src"), b.id, "Ana knows Python.")
+    c = memory.retain(memory.scope("generic", "src"), "Ana wants to be a chef.", kind="target_role").record
+    memory.retract(memory.scope("generic", "src"), c.id, why="joke")
+    memory.retain(memory.scope("generic", "src"), "Candidate fact.", status=Status.CANDIDATE)
 
 
 def _comparable(memory: Forethought, space: str) -> list[dict[str, object]]:
-    records = memory.list_records(space, statuses=list(Status), limit=1000)
+    records = memory.list_records(memory.scope("generic", space), statuses=list(Status), limit=1000)
     return [r.model_dump(mode="json", exclude={"space_id"}) for r in records]
 
 
 def test_round_trip_into_another_database_is_lossless(memory: Forethought, tmp_path: Path) -> None:
     _populate(memory)
     out = tmp_path / "export.jsonl"
-    assert memory.export_jsonl("src", out) == 6
+    assert memory.export_jsonl(memory.scope("generic", "src"), out) == 6
     with Forethought.open(tmp_path / "other.db", embedder=HashingEmbedder()) as other:
         seen: list[tuple[int, int]] = []
-        assert other.import_jsonl("dst", out, progress=lambda d, t: seen.append((d, t))) == 6
+        assert other.import_jsonl(other.scope("generic", "dst"), out, progress=lambda d, t: seen.append((d, t))) == 6
         assert seen[-1] == (6, 6)
         assert _comparable(other, "dst") == _comparable(memory, "src")
         again = tmp_path / "again.jsonl"
-        other.export_jsonl("dst", again)
+        other.export_jsonl(other.scope("generic", "dst"), again)
         strip = lambda p: [json.loads(x) for x in p.read_text().splitlines()[1:]]  # noqa: E731
         original = [r for r in strip(out) if r["type"] == "record"]
         assert [r for r in strip(again) if r["type"] == "record"] == original
-        assert other.import_jsonl("dst", out) == 0  # importing twice adds nothing
-        hits = other.recall("dst", "Contoso rejected")
+        assert other.import_jsonl(other.scope("generic", "dst"), out) == 0  # importing twice adds nothing
+        hits = other.recall(other.scope("generic", "dst"), "Contoso rejected")
         assert hits.hits and hits.hits[0].record.statement == "Contoso rejected Ana."
 
 
 def test_import_into_a_second_space_of_the_same_database_remaps_ids(memory: Forethought, tmp_path: Path) -> None:
     _populate(memory)
     out = tmp_path / "export.jsonl"
-    memory.export_jsonl("src", out)
-    assert memory.import_jsonl("copy", out) == 6
-    assert memory.import_jsonl("copy", out) == 0
+    memory.export_jsonl(memory.scope("generic", "src"), out)
+    assert memory.import_jsonl(memory.scope("generic", "copy"), out) == 6
+    assert memory.import_jsonl(memory.scope("generic", "copy"), out) == 0
     src_ids = {r["id"] for r in _comparable(memory, "src")}
     copy = _comparable(memory, "copy")
     assert not src_ids & {r["id"] for r in copy}
     superseded = [r for r in copy if r["status"] == "superseded" and r["superseded_by"]]
     assert superseded and all(r["superseded_by"] in {c["id"] for c in copy} for r in superseded)
-    history = memory.history("copy", superseded[0]["id"])  # type: ignore[arg-type]
+    history = memory.history(memory.scope("generic", "copy"), superseded[0]["id"])  # type: ignore[arg-type]
     assert len(history.chain) == 2
 
 
@@ -85,18 +85,18 @@ def test_bad_import_files_change_nothing(memory: Forethought, tmp_path: Path, co
     good_then_bad = content
     bad.write_bytes(good_then_bad)
     with pytest.raises(InvalidInput) as err:
-        memory.import_jsonl("dst", bad)
+        memory.import_jsonl(memory.scope("generic", "dst"), bad)
     assert message in str(err.value) or message.replace("line ", ":") in str(err.value)
-    assert memory.list_records("dst", statuses=list(Status)) == []
+    assert memory.list_records(memory.scope("generic", "dst"), statuses=list(Status)) == []
 
 
 def test_a_bad_line_after_good_ones_writes_nothing(memory: Forethought, tmp_path: Path) -> None:
     _populate(memory)
     out = tmp_path / "export.jsonl"
-    memory.export_jsonl("src", out)
+    memory.export_jsonl(memory.scope("generic", "src"), out)
     lines = out.read_text().splitlines()
     lines.append('{"type":"record","id":"X","kind":"Bad Kind"}')
     out.write_text("\n".join(lines) + "\n")
     with pytest.raises(InvalidInput):
-        memory.import_jsonl("dst", out)
-    assert memory.list_records("dst", statuses=list(Status)) == []
+        memory.import_jsonl(memory.scope("generic", "dst"), out)
+    assert memory.list_records(memory.scope("generic", "dst"), statuses=list(Status)) == []

@@ -21,10 +21,12 @@ REDIS = "Carts are not kept in Redis: a 24-hour TTL lost returning users' carts.
 
 @pytest.fixture
 def pool(memory: Forethought) -> tuple[Record, Record]:
-    old = memory.retain(SPACE, JUNE, kind="decision", occurred_at="2026-06-02").record
-    new = memory.supersede(SPACE, old.id, SEPTEMBER, occurred_at="2026-09-14", reason="load test")
-    memory.retain(SPACE, REDIS, kind="decision", occurred_at="2026-03-01")
-    return memory.get(SPACE, old.id), new
+    old = memory.retain(memory.scope("generic", SPACE), JUNE, kind="decision", occurred_at="2026-06-02").record
+    new = memory.supersede(
+        memory.scope("generic", SPACE), old.id, SEPTEMBER, occurred_at="2026-09-14", reason="load test"
+    )
+    memory.retain(memory.scope("generic", SPACE), REDIS, kind="decision", occurred_at="2026-03-01")
+    return memory.get(memory.scope("generic", SPACE), old.id), new
 
 
 def reply(answer: str, citations: list[str]) -> str:
@@ -32,19 +34,21 @@ def reply(answer: str, citations: list[str]) -> str:
 
 
 def test_an_empty_space_has_no_memory_and_recalls_nothing(memory: Forethought, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memory, "recall", lambda *a, **k: pytest.fail("recall called"))
-    answer = ask(memory, APP, "nobody", "What did we decide about the pool?", model=FakeChatModel())
+    monkeypatch.setattr(memory.memory, "recall", lambda *a, **k: pytest.fail("recall called"))
+    answer = ask(
+        memory.memory, memory.scope(APP, "nobody"), "What did we decide about the pool?", model=FakeChatModel()
+    )
     assert (answer.text, answer.citations, answer.mode) == (NO_MEMORY, [], "heuristic")
 
 
 def test_nothing_relevant_is_said_plainly(memory: Forethought, pool: tuple[Record, Record]) -> None:
-    answer = ask(memory, APP, SPACE, "What is our holiday schedule for the office?")
+    answer = ask(memory.memory, memory.scope(APP, SPACE), "What is our holiday schedule for the office?")
     assert answer.text == "I have no memory about that." and answer.citations == [] and answer.records == []
 
 
 def test_superseded_records_are_described_as_history(memory: Forethought, pool: tuple[Record, Record]) -> None:
     old, new = pool
-    answer = ask(memory, APP, SPACE, "What database pool settings did we use before?")
+    answer = ask(memory.memory, memory.scope(APP, SPACE), "What database pool settings did we use before?")
     assert answer.mode == "heuristic" and answer.degraded is None
     assert answer.citations == [new.handle, old.handle]
     assert [r.id for r in answer.records] == [new.id, old.id]
@@ -69,7 +73,7 @@ def test_the_llm_answer_keeps_only_citations_of_provided_records(
         return reply(f"We use PgBouncer [{new.handle}]; before that connection_limit=25 [{old.handle}] [zzzzzzzz].",
                      [new.handle, "zzzzzzzz", old.handle.upper()])  # fmt: skip
 
-    got = ask(memory, APP, SPACE, "What pool settings do we use?", model=FakeChatModel([answer]))
+    got = ask(memory.memory, memory.scope(APP, SPACE), "What pool settings do we use?", model=FakeChatModel([answer]))
     assert got.mode == "llm:fake" and got.degraded is None and got.usage.total_tokens > 0
     assert got.citations == [new.handle, old.handle] and "zzzzzzzz" not in got.text
     assert got.text == f"We use PgBouncer [{new.handle}]; before that connection_limit=25 [{old.handle}]."
@@ -79,14 +83,17 @@ def test_an_llm_answer_citing_nothing_it_was_given_is_replaced(
     memory: Forethought, pool: tuple[Record, Record]
 ) -> None:
     model = FakeChatModel([reply("Use 100 connections, trust me.", ["zzzzzzzz"])])
-    got = ask(memory, APP, SPACE, "What database pool settings do we use?", model=model)
+    got = ask(memory.memory, memory.scope(APP, SPACE), "What database pool settings do we use?", model=model)
     assert got.mode == "heuristic" and got.degraded is not None and "cited no record" in got.degraded
     assert SEPTEMBER in got.text and got.usage.total_tokens > 0
 
 
 def test_the_llm_may_say_it_has_no_memory(memory: Forethought, pool: tuple[Record, Record]) -> None:
     got = ask(
-        memory, APP, SPACE, "What pool settings?", model=FakeChatModel([reply("I have no memory about that", [])])
+        memory.memory,
+        memory.scope(APP, SPACE),
+        "What pool settings?",
+        model=FakeChatModel([reply("I have no memory about that", [])]),
     )
     assert (got.text, got.citations, got.mode) == (NO_MEMORY, [], "llm:fake")
 
@@ -95,7 +102,9 @@ def test_the_llm_may_say_it_has_no_memory(memory: Forethought, pool: tuple[Recor
 def test_a_failing_model_degrades_to_the_extractive_answer(
     memory: Forethought, pool: tuple[Record, Record], failure: Exception
 ) -> None:
-    got = ask(memory, APP, SPACE, "Why don't we keep carts in Redis?", model=FakeChatModel([failure]))
+    got = ask(
+        memory.memory, memory.scope(APP, SPACE), "Why don't we keep carts in Redis?", model=FakeChatModel([failure])
+    )
     assert got.mode == "heuristic" and got.degraded is not None and "answered from the records" in got.degraded
     assert REDIS in got.text and len(got.citations) == 1
 
@@ -109,7 +118,7 @@ def server() -> Iterator[FakeOpenAIServer]:
 def http_ask(memory: Forethought, server: FakeOpenAIServer, question: str) -> Any:
     model = OpenAICompatibleModel.local(server.base_url, model="ask-m", max_retries=0, timeout_s=5.0)
     try:
-        return ask(memory, APP, SPACE, question, model=model)
+        return ask(memory.memory, memory.scope(APP, SPACE), question, model=model)
     finally:
         model.close()
 

@@ -22,7 +22,7 @@ from forethought.embed.base import Embedder, Vectors
 from forethought.llm import FakeChatModel, FakeOpenAIServer, OpenAICompatibleModel, ProviderTimeout
 from forethought.pipeline.check import check_draft, failed_action
 from forethought.store.base import ChangeSet, NewRecord
-from forethought.writing import Draft, index_payload, new_record
+from forethought.memory.writing import Draft, index_payload, new_record
 
 SPACE = "sarah"
 
@@ -88,7 +88,7 @@ class ConceptEmbedder(Embedder):
 def put(memory: Forethought, statement: str, *, kind: str = "rule", check: CheckPatterns | None = None,
         confidence: float = 1.0, **attributes: Any) -> Record:  # fmt: skip
     """Store a record with check patterns (the façade's retain takes none: review sets them)."""
-    target = memory.space(SPACE)
+    target = memory.space(memory.scope(APP, SPACE))
     draft = Draft(kind=kind, statement=statement, attributes=attributes, confidence=confidence)
     record = new_record(target.id, draft, status=Status.ACTIVE, occurred_at=utcnow(), now=utcnow())
     record = record.model_copy(update={"check": check})
@@ -121,7 +121,7 @@ def prisma(memory: Forethought) -> Record:
 
 def test_a_forbid_pattern_quotes_the_whole_line_verbatim(memory: Forethought, prisma: Record) -> None:
     draft = "import { db } from '@/lib/db'\n\nexport async function GET() {\n  const c = new PrismaClient();\n}"
-    report = check_draft(memory, APP, SPACE, draft, records=[prisma])
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), draft, records=[prisma])
     assert [(v.source, v.severity, v.excerpt, v.handle) for v in report.violations] == [
         ("pattern", "error", "const c = new PrismaClient();", prisma.handle)
     ]
@@ -130,7 +130,7 @@ def test_a_forbid_pattern_quotes_the_whole_line_verbatim(memory: Forethought, pr
 
 
 def test_a_missing_required_pattern_is_a_violation_with_no_excerpt(memory: Forethought, prisma: Record) -> None:
-    report = check_draft(memory, APP, SPACE, "const db = globalThis.db;", records=[prisma])
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), "const db = globalThis.db;", records=[prisma])
     assert [(v.source, v.excerpt) for v in report.violations] == [("pattern", "")]
     assert "requires" in report.violations[0].message
 
@@ -141,7 +141,7 @@ def test_a_missing_required_pattern_is_a_violation_with_no_excerpt(memory: Foret
 )
 def test_unsafe_or_broken_patterns_are_skipped_and_reported(memory: Forethought, pattern: str, why: str) -> None:
     record = put(memory, "A rule with a bad pattern.", check=CheckPatterns(forbid=(pattern,)))
-    report = check_draft(memory, APP, SPACE, "a" * 5000 + "!", records=[record])
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), "a" * 5000 + "!", records=[record])
     assert report.violations == [] and report.clean
     assert [(s.handle, s.pattern) for s in report.skipped_patterns] == [(record.handle, pattern)]
     assert why in report.skipped_patterns[0].reason
@@ -149,12 +149,12 @@ def test_unsafe_or_broken_patterns_are_skipped_and_reported(memory: Forethought,
 
 def test_a_draft_over_the_size_limit_is_refused(memory: Forethought) -> None:
     with pytest.raises(InvalidInput):
-        check_draft(memory, APP, SPACE, "x" * 200_001, records=[])
+        check_draft(memory.memory, memory.scope(APP, SPACE), "x" * 200_001, records=[])
 
 
 def test_a_low_confidence_record_only_warns(memory: Forethought) -> None:
     record = put(memory, "Never use var.", check=CheckPatterns(forbid=(r"\bvar\b",)), confidence=0.4)
-    report = check_draft(memory, APP, SPACE, "var x = 1;", records=[record])
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), "var x = 1;", records=[record])
     assert [v.severity for v in report.violations] == ["warning"] and report.clean
     assert "confidence 0.40" in report.violations[0].message
 
@@ -186,7 +186,7 @@ def test_failed_actions_are_read_from_kinds_and_attributes(bluetooth: Record) ->
 def test_a_failed_action_recommended_in_other_words_is_caught(
     memory: Forethought, bluetooth: Record, draft: str
 ) -> None:
-    report = check_draft(memory, APP, SPACE, draft, records=[bluetooth])
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), draft, records=[bluetooth])
     assert [(v.source, v.handle) for v in report.violations] == [("action", bluetooth.handle)]
     assert report.violations[0].excerpt in draft and "already failed" in report.violations[0].message
 
@@ -201,26 +201,40 @@ def test_a_failed_action_recommended_in_other_words_is_caught(
     ],
 )
 def test_mentioning_what_was_tried_is_not_recommending_it(memory: Forethought, bluetooth: Record, draft: str) -> None:
-    assert check_draft(memory, APP, SPACE, draft, records=[bluetooth]).violations == []
+    assert check_draft(memory.memory, memory.scope(APP, SPACE), draft, records=[bluetooth]).violations == []
 
 
 def test_without_an_action_vocabulary_words_still_match(memory: Forethought) -> None:
     record = put(memory, "Clearing the browser cache did not fix the login loop.", kind="failed_approach")
-    report = check_draft(memory, GENERIC, SPACE, "Please try clearing your browser cache once more.", records=[record])
+    report = check_draft(
+        memory.memory,
+        memory.scope(GENERIC, SPACE),
+        "Please try clearing your browser cache once more.",
+        records=[record],
+    )
     assert [v.source for v in report.violations] == ["action"] and "same words" in report.violations[0].message
 
 
 def test_embeddings_catch_a_paraphrase_no_rule_knows(tmp_path: Path) -> None:
     with Forethought.open(tmp_path / "c.db", embedder=ConceptEmbedder()) as memory:
         record = put(memory, "Rebooting the phone", kind="failed_approach")
-        report = check_draft(memory, GENERIC, SPACE, "Go ahead and power-cycle the handset.", records=[record])
+        report = check_draft(
+            memory.memory, memory.scope(GENERIC, SPACE), "Go ahead and power-cycle the handset.", records=[record]
+        )
         assert [v.source for v in report.violations] == ["action"] and "other words" in report.violations[0].message
-        clean = check_draft(memory, GENERIC, SPACE, "Go ahead and update the firmware.", records=[record])
+        clean = check_draft(
+            memory.memory, memory.scope(GENERIC, SPACE), "Go ahead and update the firmware.", records=[record]
+        )
         assert clean.violations == []
 
 
 def test_app_policies_are_reported(memory: Forethought, bluetooth: Record) -> None:
-    report = check_draft(memory, APP, SPACE, "Updating the firmware, we guarantee, will fix it.", records=[bluetooth])
+    report = check_draft(
+        memory.memory,
+        memory.scope(APP, SPACE),
+        "Updating the firmware, we guarantee, will fix it.",
+        records=[bluetooth],
+    )
     assert [(v.source, v.severity, v.handle) for v in report.violations] == [("policy", "warning", bluetooth.handle)]
 
 
@@ -228,7 +242,9 @@ def test_app_policies_are_reported(memory: Forethought, bluetooth: Record) -> No
 
 
 def test_without_records_the_relevant_ones_are_recalled(memory: Forethought, prisma: Record, bluetooth: Record) -> None:
-    report = check_draft(memory, APP, SPACE, "export const db = new PrismaClient();\nTry restarting Bluetooth.")
+    report = check_draft(
+        memory.memory, memory.scope(APP, SPACE), "export const db = new PrismaClient();\nTry restarting Bluetooth."
+    )
     assert {(v.source, v.handle) for v in report.violations} >= {
         ("pattern", prisma.handle),
         ("action", bluetooth.handle),
@@ -237,8 +253,8 @@ def test_without_records_the_relevant_ones_are_recalled(memory: Forethought, pri
 
 
 def test_an_empty_space_is_clean_without_a_recall(memory: Forethought, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memory, "recall", lambda *a, **k: pytest.fail("recall called"))
-    report = check_draft(memory, APP, "nobody", "new PrismaClient()")
+    monkeypatch.setattr(memory.memory, "recall", lambda *a, **k: pytest.fail("recall called"))
+    report = check_draft(memory.memory, memory.scope(APP, "nobody"), "new PrismaClient()")
     assert report.clean and report.violations == [] and report.records_checked == 0
 
 
@@ -255,7 +271,7 @@ def test_judge_findings_must_cite_a_provided_record_and_quote_the_draft(memory: 
         (cookie.handle, "It saves the token in sessionStorage"),  # not in the draft
         (cookie.handle.upper(), "ok"),  # too short to be evidence
     )])  # fmt: skip
-    report = check_draft(memory, APP, SPACE, DRAFT, records=[cookie, prisma], model=model)
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), DRAFT, records=[cookie, prisma], model=model)
     judged = [v for v in report.violations if v.source == "judge"]
     assert [(v.handle, v.excerpt) for v in judged] == [
         (cookie.handle, "It stores the token in   localStorage   for speed.")
@@ -268,13 +284,15 @@ def test_judge_findings_must_cite_a_provided_record_and_quote_the_draft(memory: 
 def test_a_judge_finding_repeating_a_pattern_is_not_reported_twice(memory: Forethought) -> None:
     record = put(memory, "Never keep tokens in localStorage.", check=CheckPatterns(forbid=(r"localStorage",)))
     model = FakeChatModel([findings((record.handle, "stores the token in   localStorage"))])
-    report = check_draft(memory, APP, SPACE, DRAFT, records=[record], model=model)
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), DRAFT, records=[record], model=model)
     assert [v.source for v in report.violations] == ["pattern"]
 
 
 def test_a_failing_judge_keeps_the_deterministic_findings(memory: Forethought, prisma: Record) -> None:
     model = FakeChatModel([ProviderTimeout("read timed out")])
-    report = check_draft(memory, APP, SPACE, "const c = new PrismaClient()", records=[prisma], model=model)
+    report = check_draft(
+        memory.memory, memory.scope(APP, SPACE), "const c = new PrismaClient()", records=[prisma], model=model
+    )
     assert report.mode == "heuristic" and report.degraded is not None and "provider_timeout" in report.degraded
     assert [v.source for v in report.violations] == ["pattern", "pattern"]
 
@@ -288,7 +306,7 @@ def server() -> Iterator[FakeOpenAIServer]:
 def run_http(memory: Forethought, server: FakeOpenAIServer, records: list[Record]) -> Any:
     model = OpenAICompatibleModel.local(server.base_url, model="judge-m", max_retries=0, timeout_s=5.0)
     try:
-        return check_draft(memory, APP, SPACE, DRAFT, records=records, model=model)
+        return check_draft(memory.memory, memory.scope(APP, SPACE), DRAFT, records=records, model=model)
     finally:
         model.close()
 

@@ -62,7 +62,7 @@ def test_secrets_never_reach_the_stored_session(memory: Forethought) -> None:
         "User: the deploy key is sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX1234 and db is postgres://app:s3cret@db/prod\n"
         "User: card 4111 1111 1111 1111, mail me at ana@example.com\n"
     )
-    result = memory.submit_session("generic", "ana", transcript, title="secrets")
+    result = memory.submit_session(memory.scope("generic", "ana"), transcript, title="secrets")
     text = " ".join(t.text for t in result.session.turns)
     for secret in ("sk-proj-ABCDEF", "s3cret", "4111 1111 1111 1111", "ana@example.com"):
         assert secret not in text

@@ -21,20 +21,20 @@ ORDER = ["identity", "persist_message", "recall", "brief", "generate", "check", 
 
 
 def _rule(memory: Forethought, text: str, forbid: tuple[str, ...] = ()) -> str:
-    key = memory._app_key("generic", "ana")[1]
     check = CheckPatterns(forbid=forbid) if forbid else None
-    return memory.retain(key, text, kind="note", check=check).record.id
+    return memory.retain(memory.scope("generic", "ana"), text, kind="note", check=check).record.id
 
 
 def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Forethought) -> None:
     result = memory.turn(
-        "generic", "ana", "Remember that the staging database is read-only. key sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX12"
+        memory.scope("generic", "ana"),
+        "Remember that the staging database is read-only. key sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX12",
     )
     trace = result.trace
     assert trace.stage_names() == ORDER
     assert trace.heuristic and trace.mode == "heuristic"
     assert result.reply.startswith(HEURISTIC_NOTE)
-    stored = memory.trace("ana", trace.id)
+    stored = memory.trace(memory.scope("generic", "ana"), trace.id)
     assert [s["name"] for s in stored["stages"]] == ORDER and stored["heuristic"] is True
     session = memory.store.get_session(trace.space_id, result.session_id)
     assert [t.role for t in session.turns] == [Role.USER, Role.AGENT]
@@ -42,7 +42,7 @@ def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Fore
     assert trace.memory["auto_approved"], "the note should be remembered"
     # the next turn recalls it before generating, and says which record it used and why
     again = memory.turn(
-        "generic", "ana", "Can I write test data to the staging database?", session_id=result.session_id
+        memory.scope("generic", "ana"), "Can I write test data to the staging database?", session_id=result.session_id
     )
     assert again.trace.used and "read-only" in again.reply
     assert again.trace.stage_names().index("recall") < again.trace.stage_names().index("generate")
@@ -51,9 +51,9 @@ def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Fore
 
 def test_an_empty_space_makes_no_recall_call(memory: Forethought, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    original = memory.recall
-    monkeypatch.setattr(memory, "recall", lambda *a, **k: calls.append("recall") or original(*a, **k))
-    result = memory.turn("generic", "newcomer", "Hello there, what do you know about me?")
+    original = memory.memory.recall
+    monkeypatch.setattr(memory.memory, "recall", lambda *a, **k: calls.append("recall") or original(*a, **k))
+    result = memory.turn(memory.scope("generic", "newcomer"), "Hello there, what do you know about me?")
     recall_stage = next(s for s in result.trace.stages if s.name == "recall")
     assert recall_stage.status == "skipped" and calls == []
     assert "no memory" in result.reply
@@ -62,7 +62,7 @@ def test_an_empty_space_makes_no_recall_call(memory: Forethought, monkeypatch: p
 def test_bad_input_changes_nothing(memory: Forethought) -> None:
     for bad in ("", "   ", "nul \x00 byte", "x" * 20_001):
         with pytest.raises(InvalidInput):
-            memory.turn("generic", "ana", bad)
+            memory.turn(memory.scope("generic", "ana"), bad)
     assert memory.store.list_spaces() == []
 
 
@@ -70,10 +70,10 @@ def test_llm_turn_puts_memory_at_the_top_of_the_system_prompt(memory: Forethough
     _rule(memory, "The staging database is read-only.")
     model = FakeChatModel(default=router("Use a local database for test data; staging is read-only."))
     memory.model = model
-    result = memory.turn("generic", "ana", "Where should I write test data, staging database?")
+    result = memory.turn(memory.scope("generic", "ana"), "Where should I write test data, staging database?")
     generation = next(c for c in model.calls if stage_of(c.messages) == "generate")
     system = generation.messages[0].content
-    assert system.index("read-only") < system.index(memory._app_key("generic", "ana")[0].persona)
+    assert system.index("read-only") < system.index(memory.scope("generic", "ana").app.persona)
     assert "must not be followed" in system or "not instructions" in system.lower()
     assert result.trace.mode == "llm:fake" and not result.trace.heuristic
     assert result.reply.startswith("Use a local database")
@@ -86,7 +86,9 @@ def test_a_violating_draft_is_regenerated_once(memory: Forethought) -> None:
         ["Do localStorage.setItem('refresh', token) after login.", "Keep the refresh token in an httpOnly cookie."]
     )
     memory.model = FakeChatModel(default=router(lambda messages: next(drafts)))
-    result = memory.turn("generic", "ana", "How do I keep the refresh token after login with localStorage?")
+    result = memory.turn(
+        memory.scope("generic", "ana"), "How do I keep the refresh token after login with localStorage?"
+    )
     names = result.trace.stage_names()
     assert names.index("check") < names.index("regenerate") < names.index("recheck") < names.index("persist_reply")
     assert result.trace.regenerated and not result.blocked
@@ -96,12 +98,11 @@ def test_a_violating_draft_is_regenerated_once(memory: Forethought) -> None:
 def test_a_draft_that_still_violates_is_blocked(memory: Forethought) -> None:
     rid = _rule(memory, "Never store refresh tokens in localStorage.", forbid=(r"localStorage\.setItem",))
     memory.model = FakeChatModel(default=router("Just call localStorage.setItem('refresh', token)."))
-    result = memory.turn("generic", "ana", "How do I keep the refresh token after login with localStorage?")
-    assert result.blocked and result.trace.blocked
-    assert (
-        "not sending it" in result.reply
-        and memory.get(memory._app_key("generic", "ana")[1], rid).handle in result.reply
+    result = memory.turn(
+        memory.scope("generic", "ana"), "How do I keep the refresh token after login with localStorage?"
     )
+    assert result.blocked and result.trace.blocked
+    assert "not sending it" in result.reply and memory.get(memory.scope("generic", "ana"), rid).handle in result.reply
     stored = memory.store.get_session(result.trace.space_id, result.session_id)
     assert stored.turns[-1].text == result.reply  # what is stored is what was sent
     assert "setItem('refresh'" not in stored.turns[-1].text  # the violating draft never goes out
@@ -110,8 +111,10 @@ def test_a_draft_that_still_violates_is_blocked(memory: Forethought) -> None:
 def test_a_trace_keeps_what_was_violated_but_no_memory_text(memory: Forethought) -> None:
     _rule(memory, "Never store refresh tokens in localStorage.", forbid=(r"localStorage\.setItem",))
     memory.model = FakeChatModel(default=router("Just call localStorage.setItem('refresh', token)."))
-    result = memory.turn("generic", "ana", "How do I keep the refresh token after login with localStorage?")
-    stored = memory.trace("ana", result.trace_id)
+    result = memory.turn(
+        memory.scope("generic", "ana"), "How do I keep the refresh token after login with localStorage?"
+    )
+    stored = memory.trace(memory.scope("generic", "ana"), result.trace_id)
     assert [v["rule"] for v in stored["violations"]] == ["matches a pattern memory forbids"]  # the last check
     assert "Never store refresh tokens" not in json.dumps(stored)  # `forget` must leave no text behind
 
@@ -119,7 +122,9 @@ def test_a_trace_keeps_what_was_violated_but_no_memory_text(memory: Forethought)
 def test_a_model_that_is_down_degrades_the_turn_but_loses_nothing(memory: Forethought) -> None:
     _rule(memory, "The staging database is read-only.")
     memory.model = FakeChatModel(default=ProviderUnavailable("down (test)"))
-    result = memory.turn("generic", "ana", "Remember that I prefer short answers about the staging database.")
+    result = memory.turn(
+        memory.scope("generic", "ana"), "Remember that I prefer short answers about the staging database."
+    )
     assert "unavailable" in result.reply and HEURISTIC_NOTE in result.reply
     statuses = {s.name: s.status for s in result.trace.stages}
     assert statuses["generate"] == "degraded" and statuses["brief"] == "degraded"
@@ -127,7 +132,7 @@ def test_a_model_that_is_down_degrades_the_turn_but_loses_nothing(memory: Foreth
     assert result.trace.degraded
     session = memory.store.get_session(result.trace.space_id, result.session_id)
     assert session.turns[0].text.startswith("Remember that I prefer short answers")
-    remembered = memory.list_records(memory._app_key("generic", "ana")[1], statuses=list(Status))
+    remembered = memory.list_records(memory.scope("generic", "ana"), statuses=list(Status))
     assert any("short answers" in r.statement for r in remembered)
 
 
@@ -136,11 +141,11 @@ def test_a_failing_memorize_stage_keeps_the_exchange(memory: Forethought, monkey
         raise BackendError("extraction exploded (test)")
 
     monkeypatch.setattr(turn_module, "memorize", broken)
-    result = memory.turn("generic", "ana", "Remember that deploys happen on Thursdays.")
+    result = memory.turn(memory.scope("generic", "ana"), "Remember that deploys happen on Thursdays.")
     stage = next(s for s in result.trace.stages if s.name == "memorize")
     assert stage.status == "failed" and "nothing remembered" in stage.note
     assert len(memory.store.get_session(result.trace.space_id, result.session_id).turns) == 2
-    assert memory.trace("ana", result.trace_id)["id"] == result.trace_id
+    assert memory.trace(memory.scope("generic", "ana"), result.trace_id)["id"] == result.trace_id
 
 
 def _route_request(request: object) -> Reply:
@@ -152,13 +157,13 @@ def test_a_turn_over_real_http_against_the_fake_server(memory: Forethought) -> N
     _rule(memory, "The staging database is read-only.")
     with FakeOpenAIServer(default=_route_request) as server:
         memory.model = OpenAICompatibleModel.local(server.base_url, model="fake-model")
-        result = memory.turn("generic", "ana", "Where should test data for the staging database go?")
+        result = memory.turn(memory.scope("generic", "ana"), "Where should test data for the staging database go?")
         assert result.reply == "Staging is read-only, so write test data locally."
         assert result.trace.usage.total_tokens > 0
         assert any(r.path.endswith("/chat/completions") for r in server.requests)
         # the server starts failing: the next turn degrades, and still answers
         server.set_default(HttpStatus(500))
         memory.model = OpenAICompatibleModel.local(server.base_url, model="fake-model", max_retries=0)
-        down = memory.turn("generic", "ana", "And where do backups go?", session_id=result.session_id)
+        down = memory.turn(memory.scope("generic", "ana"), "And where do backups go?", session_id=result.session_id)
         assert "unavailable" in down.reply
         assert len(memory.store.get_session(down.trace.space_id, down.session_id).turns) == 4

@@ -29,7 +29,7 @@ CODE_NOTES = [
 
 
 def ids(memory: Forethought, space: str, query: str, strategy: str | RecallConfig = "balanced") -> list[str | None]:
-    return [h.record.external_id for h in memory.recall(space, query, strategy=strategy).hits]
+    return [h.record.external_id for h in memory.recall(memory.scope("generic", space), query, strategy=strategy).hits]
 
 
 # -- shared ranks and RRF --------------------------------------------------------------------
@@ -56,7 +56,9 @@ def test_rrf_weights_each_rank_and_skips_the_unranked() -> None:
 # -- through the façade ----------------------------------------------------------------------
 @pytest.fixture
 def code(memory: Forethought) -> Forethought:
-    memory.retain_many("repo", [RetainItem(t, external_id=f"n{i}") for i, t in enumerate(CODE_NOTES)])
+    memory.retain_many(
+        memory.scope("generic", "repo"), [RetainItem(t, external_id=f"n{i}") for i, t in enumerate(CODE_NOTES)]
+    )
     return memory
 
 
@@ -69,7 +71,7 @@ def test_an_exact_identifier_ranks_the_record_that_holds_it_first(code: Forethou
 
 
 def test_every_hit_explains_itself_by_signal(code: Forethought) -> None:
-    hit = code.recall("repo", "PrismaClient").hits[0]
+    hit = code.recall(code.scope("generic", "repo"), "PrismaClient").hits[0]
     assert {"keyword", "terms", "statement"} <= set(hit.why)
     assert hit.why["keyword"].rank == 1
     assert hit.score == pytest.approx(sum(s.contribution for s in hit.why.values()), abs=1e-6)
@@ -79,14 +81,14 @@ def test_every_hit_explains_itself_by_signal(code: Forethought) -> None:
 def test_the_record_that_says_it_outranks_the_one_whose_context_says_it(memory: Forethought) -> None:
     said = "Melanie: We went camping at the beach with the kids last week."
     memory.retain_many(
-        "chat",
+        memory.scope("generic", "chat"),
         [
             RetainItem("Caroline: That sounds lovely, tell me more!", external_id="reply", context=said),
             RetainItem(said, external_id="said", context="Caroline: How was your summer?"),
             RetainItem("Caroline: I started a pottery class.", external_id="other"),
         ],
     )
-    result = memory.recall("chat", "camping at the beach")
+    result = memory.recall(memory.scope("generic", "chat"), "camping at the beach")
     assert [h.record.external_id for h in result.hits][:2] == ["said", "reply"]
     reply = next(h for h in result.hits if h.record.external_id == "reply")
     assert "keyword" in reply.why and "statement" not in reply.why
@@ -95,13 +97,15 @@ def test_the_record_that_says_it_outranks_the_one_whose_context_says_it(memory: 
         score = {h.record.external_id: h.score for h in result.hits}
         return score["said"] - score["reply"]
 
-    flat = memory.recall("chat", "camping at the beach", strategy=RecallConfig(statement_weight=0))
+    flat = memory.recall(
+        memory.scope("generic", "chat"), "camping at the beach", strategy=RecallConfig(statement_weight=0)
+    )
     assert margin(result) > margin(flat) + 0.01
 
 
 def test_a_named_date_favours_what_was_recorded_then(memory: Forethought) -> None:
     memory.retain_many(
-        "team",
+        memory.scope("generic", "team"),
         [
             RetainItem(f"Team lunch: we talked about the {topic}.", external_id=day, occurred_at=day)
             for day, topic in [("2023-09-01", "budget"), ("2023-10-13", "roadmap"), ("2023-11-20", "hiring")]
@@ -109,18 +113,20 @@ def test_a_named_date_favours_what_was_recorded_then(memory: Forethought) -> Non
     )
     assert ids(memory, "team", "What came up at the team lunch on October 13, 2023?")[0] == "2023-10-13"
     assert ids(memory, "team", "team lunch in November 2023")[0] == "2023-11-20"
-    top = memory.recall("team", "team lunch in September").hits[0]
+    top = memory.recall(memory.scope("generic", "team"), "team lunch in September").hits[0]
     assert top.record.external_id == "2023-09-01" and "period" in top.why
-    off = memory.recall("team", "team lunch on October 13, 2023", strategy=RecallConfig(period_weight=0))
+    off = memory.recall(
+        memory.scope("generic", "team"), "team lunch on October 13, 2023", strategy=RecallConfig(period_weight=0)
+    )
     assert all("period" not in h.why for h in off.hits)
 
 
 def test_a_term_every_record_shares_earns_nothing_when_the_list_is_cut(memory: Forethought) -> None:
     items = [RetainItem(f"Caroline: note number {i} about gardening.", external_id=f"c{i}") for i in range(12)]
     items.append(RetainItem("Caroline: I moved here from Sweden four years ago.", external_id="sweden"))
-    memory.retain_many("c", items)
+    memory.retain_many(memory.scope("generic", "c"), items)
     cut = RecallConfig(candidates=5, semantic_weight=0, statement_weight=0, recency_weight=0)
-    hits = memory.recall("c", "Caroline Sweden", strategy=cut).hits
+    hits = memory.recall(memory.scope("generic", "c"), "Caroline Sweden", strategy=cut).hits
     assert hits[0].record.external_id == "sweden"
     assert hits[0].why["terms"].rank == 1
     # The others share only "caroline" with the query, and score alike: each list holds an
@@ -133,7 +139,7 @@ def test_a_term_every_record_shares_earns_nothing_when_the_list_is_cut(memory: F
 
 def test_recency_breaks_near_ties_toward_the_newer_record(memory: Forethought) -> None:
     memory.retain_many(
-        "p",
+        memory.scope("generic", "p"),
         [
             RetainItem("The office printer is on floor 2.", external_id="old", occurred_at="2024-01-01"),
             RetainItem("The office printer is on floor 2.", external_id="new", occurred_at="2024-06-01"),
@@ -164,7 +170,7 @@ def test_presets_turn_signals_on_and_off() -> None:
 
 
 def test_semantic_preset_ranks_by_embedding_alone(code: Forethought) -> None:
-    hits = code.recall("repo", "PrismaClient", strategy="semantic").hits
+    hits = code.recall(code.scope("generic", "repo"), "PrismaClient", strategy="semantic").hits
     assert hits and all(set(h.why) == {"semantic"} for h in hits)
 
 
@@ -184,7 +190,7 @@ def test_token_estimate_is_never_below_one_per_word() -> None:
 
 
 def test_recall_respects_a_token_budget(code: Forethought) -> None:
-    result = code.recall("repo", "client", k=10, token_budget=20)
+    result = code.recall(code.scope("generic", "repo"), "client", k=10, token_budget=20)
     assert result.tokens <= 20 and result.hits
     assert result.over_budget > 0
 
@@ -192,13 +198,13 @@ def test_recall_respects_a_token_budget(code: Forethought) -> None:
 def test_the_statement_signal_reads_a_bounded_opening_of_long_statements(memory: Forethought) -> None:
     filler = "Notes from the quarterly planning meeting. " * 60  # about 2,600 characters
     memory.retain_many(
-        "docs",
+        memory.scope("generic", "docs"),
         [
             RetainItem(f"Kubernetes upgrade plan. {filler}", external_id="early"),
             RetainItem(f"{filler} Kubernetes upgrade plan.", external_id="late"),
         ],
     )
-    by_id = {h.record.external_id: h for h in memory.recall("docs", "kubernetes upgrade").hits}
+    by_id = {h.record.external_id: h for h in memory.recall(memory.scope("generic", "docs"), "kubernetes upgrade").hits}
     assert "statement" in by_id["early"].why
     assert "statement" not in by_id["late"].why and "keyword" in by_id["late"].why
 
@@ -220,10 +226,12 @@ class _SwitchableEmbedder(Embedder):
 def test_recall_without_the_model_still_answers_from_the_other_signals(db_path: Path) -> None:
     embedder = _SwitchableEmbedder()
     with Forethought.open(db_path, embedder=embedder) as memory:
-        memory.retain_many("repo", [RetainItem(t, external_id=f"n{i}") for i, t in enumerate(CODE_NOTES)])
-        assert memory.recall("repo", "PrismaClient").unavailable == []
+        memory.retain_many(
+            memory.scope("generic", "repo"), [RetainItem(t, external_id=f"n{i}") for i, t in enumerate(CODE_NOTES)]
+        )
+        assert memory.recall(memory.scope("generic", "repo"), "PrismaClient").unavailable == []
         embedder.down = True
-        result = memory.recall("repo", "PrismaClient")
+        result = memory.recall(memory.scope("generic", "repo"), "PrismaClient")
         assert result.unavailable == ["semantic"]
         assert result.hits[0].record.external_id == "n0"
         assert all("semantic" not in h.why for h in result.hits)

@@ -274,5 +274,5 @@ def test_workspace_says_who_the_key_is(api: Api, other: Api) -> None:
     assert mine["workspace"] == api.workspace and mine["key_id"] == api.key_id and mine["mode"] == "heuristic"
     counts = {a["app"]: a["subjects"] for a in mine["apps"]}
     assert counts["career"] == 1 and counts["support"] == 0
-    theirs = other.get("/v1/workspace").json()
+    theirs = other.get(other.scope("generic", "/v1/workspace")).json()
     assert theirs["workspace"] == other.workspace and all(a["subjects"] == 0 for a in theirs["apps"])

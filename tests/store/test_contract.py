@@ -13,7 +13,7 @@ from forethought.domain.times import parse_time, utcnow
 from forethought.embed.hashing import HashingEmbedder
 from forethought.recall.text import analyze
 from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
-from forethought.writing import Draft, index_payload, new_record
+from forethought.memory.writing import Draft, index_payload, new_record
 
 EMBED = HashingEmbedder()
 T0 = parse_time("2026-01-01T00:00:00Z")

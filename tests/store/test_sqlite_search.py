@@ -21,14 +21,14 @@ def filled(tmp_path: Path) -> Iterator[Forethought]:
             RetainItem("Alice restarted the Kafka broker after the outage."),
             RetainItem("Kafka lag alarms fired."),
         ]
-        memory.retain_many("s", items)
+        memory.retain_many(memory.scope("generic", "s"), items)
         yield memory
 
 
 def test_with_common_words_the_record_holding_every_word_comes_first(
     filled: Forethought, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sid = filled.space("s").id
+    sid = filled.space(filled.scope("generic", "s")).id
     monkeypatch.setattr(search, "POSTINGS_BUDGET", 5)  # make "alice" and "restarted" too common to score
     bounded = filled.store.keyword_search(sid, ["alice", "restarted", "kafka"], RecordFilter(), 5)
     statements = [r.statement for r in filled.store.get_many(sid, [h.record_id for h in bounded])]
@@ -37,13 +37,13 @@ def test_with_common_words_the_record_holding_every_word_comes_first(
 
 
 def test_words_are_never_read_as_query_syntax(filled: Forethought) -> None:
-    sid = filled.space("s").id
+    sid = filled.space(filled.scope("generic", "s")).id
     for words in (["NEAR(a b)"], ['"'], ["col:value*"], ["AND", "OR", "NOT"], ["kafka)"], ["^kafka"]):
         filled.store.keyword_search(sid, words, RecordFilter(), 5)  # must not raise
 
 
 def test_terms_held_by_too_many_records_are_not_searched(filled: Forethought, monkeypatch: pytest.MonkeyPatch) -> None:
-    sid = filled.space("s").id
+    sid = filled.space(filled.scope("generic", "s")).id
     assert filled.store.term_search(sid, ["alice"], RecordFilter(), 5)
     monkeypatch.setattr(search, "TERM_FREQUENCY_CAP", 10)
     assert filled.store.term_search(sid, ["alice"], RecordFilter(), 5) == []

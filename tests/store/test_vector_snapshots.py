@@ -19,7 +19,7 @@ def _open(path: Path) -> Forethought:
 
 def _fill(memory: Forethought, n: int) -> None:
     memory.retain_many(
-        "big",
+        memory.scope("generic", "big"),
         [
             RetainItem(f"Fact {i}: the {w} service owns queue {i * 7}.")
             for i, w in enumerate(["billing", "search", "auth", "mail"] * (n // 4))
@@ -28,7 +28,7 @@ def _fill(memory: Forethought, n: int) -> None:
 
 
 def _snapshot(path: Path, memory: Forethought) -> Path:
-    return path.with_name(path.name + ".vectors") / f"{memory.space('big').id}.usearch"
+    return path.with_name(path.name + ".vectors") / f"{memory.space(memory.scope('generic', 'big')).id}.usearch"
 
 
 def test_a_grown_space_is_snapshotted_and_the_next_process_reuses_it(tmp_path: Path) -> None:
@@ -36,13 +36,13 @@ def test_a_grown_space_is_snapshotted_and_the_next_process_reuses_it(tmp_path: P
     first = _open(path)
     _fill(first, 120)
     query = HashingEmbedder().embed_one("billing service queue")
-    sid = first.space("big").id
+    sid = first.space(first.scope("generic", "big")).id
     before = first.store.vector_search(sid, query, RecordFilter(), 5)
     snapshot = _snapshot(path, first)
     assert snapshot.exists() and snapshot.with_suffix(".json").exists()
     first.close()
     second = _open(path)
-    second.retain("big", "A record added after the snapshot: billing queue 99999.")
+    second.retain(second.scope("generic", "big"), "A record added after the snapshot: billing queue 99999.")
     after = second.store.vector_search(sid, query, RecordFilter(), 5)
     entry = second.store.vectors._entries[sid]  # type: ignore[attr-defined]
     assert entry.saved_size == 120 and len(entry.index) == 121  # loaded, then only the delta added
@@ -54,13 +54,13 @@ def test_erasing_deletes_the_snapshot_and_a_stale_one_is_never_loaded(tmp_path: 
     path = tmp_path / "v.db"
     memory = _open(path)
     _fill(memory, 120)
-    sid = memory.space("big").id
+    sid = memory.space(memory.scope("generic", "big")).id
     memory.store.vector_search(sid, HashingEmbedder().embed_one("auth"), RecordFilter(), 5)
     snapshot = _snapshot(path, memory)
     assert snapshot.exists()
-    victim = memory.recall("big", "auth service queue", k=1).hits[0].record
+    victim = memory.recall(memory.scope("generic", "big"), "auth service queue", k=1).hits[0].record
     vector = HashingEmbedder().embed_one(victim.statement)
-    memory.forget("big", victim.id)
+    memory.forget(memory.scope("generic", "big"), victim.id)
     assert not snapshot.exists()
     # the in-memory graph now holds a removed vector's bytes, so it is not saved again
     memory.store.vector_search(sid, vector, RecordFilter(), 5)
@@ -79,9 +79,11 @@ def test_erase_space_removes_its_snapshot(tmp_path: Path) -> None:
     path = tmp_path / "v.db"
     memory = _open(path)
     _fill(memory, 120)
-    memory.store.vector_search(memory.space("big").id, HashingEmbedder().embed_one("mail"), RecordFilter(), 5)
+    memory.store.vector_search(
+        memory.space(memory.scope("generic", "big")).id, HashingEmbedder().embed_one("mail"), RecordFilter(), 5
+    )
     snapshot = _snapshot(path, memory)
     assert snapshot.exists()
-    memory.erase_space("big")
+    memory.erase_space(memory.scope("generic", "big"))
     assert not snapshot.exists() and not snapshot.with_suffix(".json").exists()
     memory.close()

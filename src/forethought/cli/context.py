@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from forethought.apps.base import App
-from forethought.domain import SpaceKey
-from forethought.errors import InvalidInput, NotFound, validation_reason
-from forethought.facade import Forethought
+from forethought.errors import InvalidInput, NotFound
+from forethought.facade import Forethought, Scope
 from forethought.llm.base import ChatModel
 from forethought.settings import Settings
 
@@ -37,16 +36,17 @@ class Context:
     _memory: Forethought | None = field(default=None, repr=False)
     _model: ChatModel | None = field(default=None, repr=False)
     _model_made: bool = False
+    _scope: Scope | None = field(default=None, repr=False)
 
     @property
-    def key(self) -> SpaceKey:
-        """The space the command names: --space within the --app, in the configured workspace."""
-        try:
-            return SpaceKey(
-                workspace=self.settings.workspace, subject_type=self.app.subject_type, subject_id=self.args.space
+    def scope(self) -> Scope:
+        """The subject the command names: --space within the --app, in the configured workspace
+        (resolved once per command, on the memory the command opened)."""
+        if self._scope is None:
+            self._scope = self.memory().scope(
+                self.app, self.args.space, workspace=self.settings.workspace, field="--space"
             )
-        except ValueError as exc:
-            raise InvalidInput(f"--space: {validation_reason(exc)}") from None
+        return self._scope
 
     def memory(self, *, create: bool = False) -> Forethought:
         if self._memory is None:

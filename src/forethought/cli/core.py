@@ -17,7 +17,7 @@ Add = Callable[[str, str], argparse.ArgumentParser]
 def retain(ctx: Context) -> Output:
     a = ctx.args
     result = ctx.memory(create=True).retain(
-        ctx.key,
+        ctx.scope,
         read_text_arg(a.text),
         kind=a.kind,
         tags=a.tags,
@@ -33,7 +33,7 @@ def retain(ctx: Context) -> Output:
 def recall(ctx: Context) -> Output:
     a = ctx.args
     result = ctx.memory().recall(
-        ctx.key,
+        ctx.scope,
         a.query,
         k=a.k,
         kinds=a.kinds,
@@ -48,28 +48,28 @@ def recall(ctx: Context) -> Output:
 
 
 def show(ctx: Context) -> Output:
-    record = ctx.memory().get(ctx.key, ctx.args.record_id)
+    record = ctx.memory().get(ctx.scope, ctx.args.record_id)
     return Output(record_json(record), show_record(record))
 
 
 def supersede(ctx: Context) -> Output:
     a = ctx.args
-    record = ctx.memory().supersede(ctx.key, a.old_id, read_text_arg(a.text), occurred_at=a.occurred_at, reason=a.why)
+    record = ctx.memory().supersede(ctx.scope, a.old_id, read_text_arg(a.text), occurred_at=a.occurred_at, reason=a.why)
     return Output({"id": record.id, "handle": record.handle}, record.id)
 
 
 def retract(ctx: Context) -> Output:
-    record = ctx.memory().retract(ctx.key, ctx.args.record_id, why=ctx.args.why)
+    record = ctx.memory().retract(ctx.scope, ctx.args.record_id, why=ctx.args.why)
     return Output(record_json(record), f"retracted {record.handle}")
 
 
 def forget(ctx: Context) -> Output:
-    removed = ctx.memory().forget(ctx.key, ctx.args.record_id)
+    removed = ctx.memory().forget(ctx.scope, ctx.args.record_id)
     return Output({"forgotten": removed}, f"forgot {removed} version(s)")
 
 
 def history(ctx: Context) -> Output:
-    h = ctx.memory().history(ctx.key, ctx.args.record_id)
+    h = ctx.memory().history(ctx.scope, ctx.args.record_id)
     data = {
         "record": h.record.id,
         "chain": [record_json(r) for r in h.chain],
@@ -79,13 +79,13 @@ def history(ctx: Context) -> Output:
 
 
 def export(ctx: Context) -> Output:
-    count = ctx.memory().export_jsonl(ctx.key, ctx.args.file)
+    count = ctx.memory().export_jsonl(ctx.scope, ctx.args.file)
     return Output({"exported": count, "file": ctx.args.file}, f"exported {count} records to {ctx.args.file}")
 
 
 def import_(ctx: Context) -> Output:
     bar = None if ctx.args.json else ProgressBar("importing")
-    count = ctx.memory(create=True).import_jsonl(ctx.key, ctx.args.file, progress=bar)
+    count = ctx.memory(create=True).import_jsonl(ctx.scope, ctx.args.file, progress=bar)
     return Output({"imported": count}, f"imported {count} records")
 
 

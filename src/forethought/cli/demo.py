@@ -7,7 +7,6 @@ from pathlib import Path
 
 from forethought.cli.render import show_history, show_recall
 from forethought.facade import Forethought, RetainItem
-from forethought.pipeline.service import app_key, resolve_app
 
 __all__ = ["run_demo"]
 
@@ -57,17 +56,18 @@ def run_demo(*, embedder: str = "minilm") -> int:
         print(f"Forethought demo on a temporary database ({db}), embedder: {embedder}")
         with Forethought.open(db, embedder=embedder, actor="demo") as memory:
             _step(f"1. retain {len(MEMORIES)} project memories for '{SPACE}'")
-            retained = memory.retain_many(SPACE, MEMORIES, source="demo")
+            notes = memory.scope("generic", SPACE)
+            retained = memory.retain_many(notes, MEMORIES, source="demo")
             for item in retained:
                 print(f"  {item.record.handle}  {item.record.kind:<20} {item.record.statement}")
             again = memory.retain(
-                SPACE,
+                notes,
                 "Releases ship through the staging pipeline every Tuesday.",
                 kind="deployment",
                 external_id="release-cadence",
             )
             retry = memory.retain(
-                SPACE,
+                notes,
                 "Releases ship through the staging pipeline every Tuesday.",
                 kind="deployment",
                 external_id="release-cadence",
@@ -75,44 +75,44 @@ def run_demo(*, embedder: str = "minilm") -> int:
             print(f"  retain with external id twice: created={again.created}, then created={retry.created}")
 
             _step("2. recall: hybrid search, each hit with why it ranked")
-            print(show_recall(memory.recall(SPACE, "where should the auth token be stored in the browser?", k=3)))
+            print(show_recall(memory.recall(notes, "where should the auth token be stored in the browser?", k=3)))
 
             _step("3. recall an exact identifier (embeddings blur these; exact terms do not)")
-            print(show_recall(memory.recall(SPACE, "X-Tillpoint-CSRF", k=2)))
+            print(show_recall(memory.recall(notes, "X-Tillpoint-CSRF", k=2)))
 
             _step("4. supersede: the release day moves to Thursday from April")
             old = retained[3].record
             new = memory.supersede(
-                SPACE,
+                notes,
                 old.id,
                 "Releases ship through the staging pipeline every Thursday.",
                 occurred_at="2026-04-01",
                 reason="team moved the release day",
             )
             print("  now:")
-            print(_indent(show_recall(memory.recall(SPACE, "which day do releases ship?", k=1))))
+            print(_indent(show_recall(memory.recall(notes, "which day do releases ship?", k=1))))
             print("  as of 2026-03-15 (time travel in valid time):")
-            print(_indent(show_recall(memory.recall(SPACE, "which day do releases ship?", k=1, as_of="2026-03-15"))))
+            print(_indent(show_recall(memory.recall(notes, "which day do releases ship?", k=1, as_of="2026-03-15"))))
 
             _step("5. retract a memory that was wrong")
-            wrong = memory.retain(SPACE, "The mobile app stores sessions in SQLite.", kind="decision").record
-            memory.retract(SPACE, wrong.id, why="the mobile app was never built")
-            still = [h.record.handle for h in memory.recall(SPACE, "mobile app sessions SQLite", k=5).hits]
+            wrong = memory.retain(notes, "The mobile app stores sessions in SQLite.", kind="decision").record
+            memory.retract(notes, wrong.id, why="the mobile app was never built")
+            still = [h.record.handle for h in memory.recall(notes, "mobile app sessions SQLite", k=5).hits]
             print(f"  retracted {wrong.handle}; recall returns it now: {wrong.handle in still}")
 
             _step("6. history: versions, supersessions and the audit trail")
-            print(show_history(memory.history(SPACE, new.id)))
+            print(show_history(memory.history(notes, new.id)))
 
             _step("7. export and import (JSON Lines, lossless)")
             export = Path(tmp) / "tillpoint.jsonl"
-            count = memory.export_jsonl(SPACE, export)
-            imported = memory.import_jsonl("tillpoint-copy", export)
+            count = memory.export_jsonl(notes, export)
+            imported = memory.import_jsonl(memory.scope("generic", "tillpoint-copy"), export)
             print(f"  exported {count} records, imported {imported} into 'tillpoint-copy'")
 
             _step("8. forget: erase a memory from every table and index")
             incident = retained[4].record
-            memory.forget(SPACE, incident.id)
-            left = memory.recall(SPACE, "payment webhook idempotency key double charge", k=5)
+            memory.forget(notes, incident.id)
+            left = memory.recall(notes, "payment webhook idempotency key double charge", k=5)
             found = any(h.record.id == incident.id for h in left.hits)
             print(f"  forgot {incident.handle}; found afterwards: {found}")
 
@@ -133,7 +133,8 @@ User: The staging database is read-only; never write test data there.
 def _pipeline(memory: Forethought) -> None:
     mode = "heuristic (no API key configured)" if memory.model is None else memory.model.describe()
     _step(f"9. the memory pipeline on a coding session — model: {mode}")
-    submitted = memory.submit_session("project", "tillpoint", SESSION, title="dates session")
+    project = memory.scope("project", SPACE)
+    submitted = memory.submit_session(project, SESSION, title="dates session")
     result = submitted.result.submission
     print(f"  stored turn 3 (secrets never reach the database): {submitted.session.turns[3].text}")
     for item in result.items:
@@ -141,26 +142,23 @@ def _pipeline(memory: Forethought) -> None:
         print(f"  {item.outcome:<9} {item.record.kind:<20} {item.record.statement}{flags}")
     for rejection in result.rejected:
         print(f"  rejected  {rejection.candidate.kind:<20} {rejection.rule}: {rejection.reason}")
-    key = app_key(resolve_app("project"), "tillpoint")
-    approved = memory.approve_all(key)
-    waiting = len(memory.inbox(key, "project").pending)
+    approved = memory.approve_all(project)
+    waiting = len(memory.inbox(project).pending)
     print(
         f"  a reviewer bulk-approves {len(approved)} unflagged candidate(s); {waiting} flagged one(s) wait for an edit"
     )
 
     _step("10. brief before coding, check before finishing")
-    brief = memory.brief("project", "tillpoint", "format the invoice dates in src/billing/invoice.ts")
+    brief = memory.brief(project, "format the invoice dates in src/billing/invoice.ts")
     for used in brief.used:
         print(f"  brief uses {used.record.handle}: {used.reason}")
-    report = memory.check(
-        "project", "tillpoint", "import moment from 'moment';\nexport const due = moment().add(30, 'd');"
-    )
+    report = memory.check(project, "import moment from 'moment';\nexport const due = moment().add(30, 'd');")
     for violation in report.violations:
         print(f"  check: {violation.severity} [{violation.handle}] {violation.message}")
         print(f"         excerpt: {violation.excerpt!r}")
 
     _step("11. one governed turn: recall, brief, generate, check, remember — traced")
-    turn = memory.turn("project", "tillpoint", "Can I write test fixtures into the staging database?")
+    turn = memory.turn(project, "Can I write test fixtures into the staging database?")
     print(_indent(turn.reply))
     print("  stages: " + ", ".join(f"{s.name} {s.ms:.0f}ms" for s in turn.trace.stages))
 

@@ -76,7 +76,7 @@ def submit(ctx: Context) -> Output:
     turns = parse_transcript(read_file_arg(a.file, field_name="transcript"), fmt=a.format)  # before any write
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
-    result = memory.submit_session(ctx.app, ctx.key, turns, title=a.title or a.file)
+    result = memory.submit_session(ctx.scope, turns, title=a.title or a.file)
     data, lines = _submission(result.result.submission)
     data.update({"session": result.session.id, "mode": result.result.mode, "degraded": result.result.degraded})
     head = f"session {result.session.id}: {len(result.session.turns)} turns, extractor {result.result.mode}"
@@ -87,7 +87,7 @@ def chat(ctx: Context) -> Output:
     a = ctx.args
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
-    result = memory.turn(ctx.app, ctx.key, read_text_arg(a.message, field_name="message"), session_id=a.session)
+    result = memory.turn(ctx.scope, read_text_arg(a.message, field_name="message"), session_id=a.session)
     t = result.trace
     data = {
         "reply": result.reply,
@@ -109,7 +109,7 @@ def inbox(ctx: Context) -> Output:
     a = ctx.args
     memory = ctx.memory()
     if a.action == "list":
-        box = memory.inbox(ctx.key, ctx.app)
+        box = memory.inbox(ctx.scope)
         data = {"pending": [record_json(r) for r in box.pending], "filtered": [record_json(r) for r in box.filtered]}
         lines = [
             f"{r.handle}  {r.kind:<20} {r.confidence:.2f}  {r.statement}"
@@ -127,19 +127,19 @@ def inbox(ctx: Context) -> Output:
         return Output(data, "\n".join(lines))
     if a.action == "approve":
         if a.all:
-            done = memory.approve_all(ctx.key, high_confidence=a.high_confidence)
+            done = memory.approve_all(ctx.scope, high_confidence=a.high_confidence)
             return Output([record_json(r) for r in done], f"approved {len(done)} candidate(s)")
         if not a.record_id:
             from forethought.errors import InvalidInput
 
             raise InvalidInput("inbox approve: give an ID, or --all")
         conflict = None if a.conflict is None else a.conflict.replace("-", "_")
-        record = memory.approve(ctx.key, a.record_id, conflict=conflict)
+        record = memory.approve(ctx.scope, a.record_id, conflict=conflict)
         return Output(record_json(record), f"approved {record.handle}")
     if a.action == "reject":
-        record = memory.reject(ctx.key, a.record_id, reason=a.why)
+        record = memory.reject(ctx.scope, a.record_id, reason=a.why)
         return Output(record_json(record), f"rejected {record.handle}")
-    record = memory.edit(ctx.key, a.record_id, read_text_arg(a.text))
+    record = memory.edit(ctx.scope, a.record_id, read_text_arg(a.text))
     return Output(record_json(record), f"edited: new version {record.handle}")
 
 
@@ -162,7 +162,7 @@ def _brief_data(b: Brief) -> dict[str, Any]:
 def brief(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
-    b = memory.brief(ctx.app, ctx.key, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths)
+    b = memory.brief(ctx.scope, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths)
     lines = [
         b.block or f"(no memory applies{': ' + b.note if b.note else ''})",
         "",
@@ -177,7 +177,7 @@ def brief(ctx: Context) -> Output:
 def check(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
-    report: CheckReport = memory.check(ctx.app, ctx.key, read_file_arg(ctx.args.file, field_name="draft"))
+    report: CheckReport = memory.check(ctx.scope, read_file_arg(ctx.args.file, field_name="draft"))
     data = report.model_dump(mode="json")
     pad = " " * 9
     lines = [
@@ -194,13 +194,13 @@ def check(ctx: Context) -> Output:
 def ask(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
-    answer: Answer = memory.ask(ctx.app, ctx.key, ctx.args.question)
+    answer: Answer = memory.ask(ctx.scope, ctx.args.question)
     data = {"answer": answer.text, "citations": answer.citations, "mode": answer.mode, "degraded": answer.degraded}
     return Output(data, f"{answer.text}\n-- {answer.mode}" + (f" ({answer.degraded})" if answer.degraded else ""))
 
 
 def trace(ctx: Context) -> Output:
-    data = ctx.memory().trace(ctx.key, ctx.args.trace_id, ctx.app)
+    data = ctx.memory().trace(ctx.scope, ctx.args.trace_id)
     lines = [f"trace {data['id']} ({data['mode']}){' BLOCKED' if data.get('blocked') else ''}"]
     lines += [
         f"  {s['name']:<16} {s['ms']:>9.1f} ms  {s['status']}{'  ' + s['note'] if s['note'] else ''}"

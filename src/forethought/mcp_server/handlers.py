@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from forethought.apps.base import App
-from forethought.domain import Record, SpaceKey
+from forethought.domain import Record
 from forethought.domain.times import format_time
-from forethought.errors import InvalidInput, validation_reason
-from forethought.facade import Forethought
+from forethought.errors import InvalidInput
+from forethought.facade import Forethought, Scope
 from forethought.mcp_server import render
 from forethought.mcp_server.args import AskArgs, BriefArgs, CheckArgs, RecallArgs, RulebookArgs, SubmitArgs, ToolArgs
 from forethought.mcp_server.results import (
@@ -56,34 +55,27 @@ class Defaults:
 @dataclass(frozen=True)
 class Call:
     memory: Forethought
-    app: App
-    key: SpaceKey
+    scope: Scope
 
-    def scope(self) -> dict[str, str]:
-        return {"project": self.key.subject_id, "app": self.app.name}
+    def labels(self) -> dict[str, str]:
+        return {"project": self.scope.subject, "app": self.scope.app.name}
 
     def modes(self, mode: str, degraded: str | None) -> dict[str, str | bool | None]:
         return {"mode": mode, "heuristic": mode == "heuristic", "degraded": degraded}
 
 
 def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolArgs) -> Call:
-    from forethought.plugins import get_app
-
-    app = get_app(args.app or defaults.app)
     project = args.project or defaults.project
     if project is None:
         raise InvalidInput("project: required (this server was started without a default project)")
-    try:
-        key = SpaceKey(workspace=caller.workspace, subject_type=app.subject_type, subject_id=project)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise InvalidInput(f"project: {validation_reason(exc)}") from None
-    return Call(memory=memory, app=app, key=key)
+    scope = memory.scope(args.app or defaults.app, project, workspace=caller.workspace, field="project")
+    return Call(memory=memory, scope=scope)
 
 
 def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
-    b = call.memory.brief(call.app, call.key, args.task, limit=args.limit, file_paths=args.files)
+    b = call.memory.brief(call.scope, args.task, limit=args.limit, file_paths=args.files)
     result = BriefResult(
-        **call.scope(),
+        **call.labels(),
         **call.modes(b.mode, b.degraded),
         task=b.task,
         block=b.block,
@@ -97,9 +89,9 @@ def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
 
 
 def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
-    report = call.memory.check(call.app, call.key, args.content)
+    report = call.memory.check(call.scope, args.content)
     result = CheckResult(
-        **call.scope(),
+        **call.labels(),
         **call.modes(report.mode, report.degraded),
         clean=report.clean,
         violations=[
@@ -121,16 +113,14 @@ def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
 
 
 def submit_session(call: Call, args: SubmitArgs) -> tuple[SubmitResult, str]:
-    done = call.memory.submit_session(
-        call.app, call.key, args.transcript, title=args.title, fmt=args.format, source="mcp"
-    )
+    done = call.memory.submit_session(call.scope, args.transcript, title=args.title, fmt=args.format, source="mcp")
     items = done.result.submission.items
 
     def of(outcome: str) -> list[SubmittedOut]:
         return [_submitted(i) for i in items if i.outcome == outcome]
 
     result = SubmitResult(
-        **call.scope(),
+        **call.labels(),
         **call.modes(done.result.mode, done.result.degraded),
         session=done.session.id,
         turns=len(done.session.turns),
@@ -146,9 +136,9 @@ def submit_session(call: Call, args: SubmitArgs) -> tuple[SubmitResult, str]:
 
 
 def ask(call: Call, args: AskArgs) -> tuple[AskResult, str]:
-    answer = call.memory.ask(call.app, call.key, args.question)
+    answer = call.memory.ask(call.scope, args.question)
     result = AskResult(
-        **call.scope(),
+        **call.labels(),
         **call.modes(answer.mode, answer.degraded),
         question=answer.question,
         answer=answer.text,
@@ -159,15 +149,15 @@ def ask(call: Call, args: AskArgs) -> tuple[AskResult, str]:
 
 
 def rulebook(call: Call, args: RulebookArgs) -> tuple[RulebookResult, str]:
-    book = build_rulebook(call.memory, call.app, call.key)
-    result = RulebookResult(**call.scope(), markdown=book.markdown, rules=book.rules, truncated=book.truncated)
+    book = build_rulebook(call.memory, call.scope)
+    result = RulebookResult(**call.labels(), markdown=book.markdown, rules=book.rules, truncated=book.truncated)
     return result, result.markdown
 
 
 def recall(call: Call, args: RecallArgs) -> tuple[RecallResult, str]:
-    found = call.memory.recall(call.key, args.query, k=args.k)
+    found = call.memory.recall(call.scope, args.query, k=args.k)
     result = RecallResult(
-        **call.scope(),
+        **call.labels(),
         query=args.query,
         hits=[
             HitOut(

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from forethought.apps.base import App
-from forethought.domain import Record, SpaceKey
+from forethought.domain import Record
 from forethought.domain.times import format_time
-from forethought.facade import Forethought
+from forethought.facade import Forethought, Scope
 from forethought.mcp_server.results import RuleOut
 
 __all__ = ["MAX_RULES", "Rulebook", "build_rulebook"]
@@ -29,23 +28,24 @@ class Rulebook:
     truncated: bool
 
 
-def build_rulebook(memory: Forethought, app: App, key: SpaceKey) -> Rulebook:
+def build_rulebook(memory: Forethought, scope: Scope) -> Rulebook:
     records: list[Record] = []
     after: str | None = None
     while len(records) <= MAX_RULES:
-        page = memory.list_records(key, limit=_PAGE, after_id=after)
+        page = memory.list_records(scope, limit=_PAGE, after_id=after)
         records.extend(page)
         if len(page) < _PAGE:
             break
         after = page[-1].id
     truncated = len(records) > MAX_RULES
     records = records[:MAX_RULES]
+    app = scope.app
     kind_order = {name: i for i, name in enumerate(app.kinds)}
     grouped: dict[str, dict[str, list[Record]]] = defaultdict(lambda: defaultdict(list))
     for record in records:
         grouped[record.kind][_area(record)].append(record)
 
-    title = f"# Rulebook: {key.subject_id} ({app.name})"
+    title = f"# Rulebook: {scope.subject} ({app.name})"
     if not records:
         return Rulebook(f"{title}\n\nNo current rules: nothing has been approved for this project yet.", [], False)
     lines = [title, "", f"{len(records)} current record(s){' (truncated)' if truncated else ''}."]

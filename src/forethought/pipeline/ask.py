@@ -16,9 +16,9 @@ import time
 
 from forethought.apps.base import App
 from forethought.domain import Record, Status, handle_for, limits
-from forethought.facade import Forethought, SpaceRef
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
+from forethought.memory import Memory, Scope
 from forethought.pipeline.brief import elapsed_ms, heuristic_applicability
 from forethought.pipeline.reports import Answer
 from forethought.prompts import ask as prompt
@@ -31,9 +31,8 @@ EXTRACTIVE_LIMIT = 5  # records quoted per group (current, history) in an extrac
 
 
 def ask(
-    memory: Forethought,
-    app: App,
-    space: SpaceRef,
+    memory: Memory,
+    scope: Scope,
     question: str,
     *,
     model: ChatModel | None = None,
@@ -41,13 +40,14 @@ def ask(
 ) -> Answer:
     """Answer `question` from memory only, citing handles; superseded records as history."""
     question = limits.check_query(question)
+    app = scope.app
     start = time.perf_counter()
     timings: dict[str, float] = {}
-    if not memory.list_records(space, statuses=(Status.ACTIVE, Status.SUPERSEDED), limit=1):
+    if not memory.list_records(scope, statuses=(Status.ACTIVE, Status.SUPERSEDED), limit=1):
         timings["total"] = elapsed_ms(start)
         return Answer(question=question, text=NO_MEMORY, timings_ms=timings)
-    current = [h.record for h in memory.recall(space, question, k=k).hits if h.record.status is Status.ACTIVE]
-    history = [h.record for h in memory.recall(space, question, k=k, statuses=(Status.SUPERSEDED,)).hits]
+    current = [h.record for h in memory.recall(scope, question, k=k).hits if h.record.status is Status.ACTIVE]
+    history = [h.record for h in memory.recall(scope, question, k=k, statuses=(Status.SUPERSEDED,)).hits]
     history = [r for r in history if r.status is Status.SUPERSEDED]
     timings["recall"] = elapsed_ms(start)
     answer: Answer | None = None

@@ -22,13 +22,13 @@ import re
 import time
 from collections.abc import Sequence
 
-from forethought.apps.base import App, Applicability
+from forethought.apps.base import Applicability
 from forethought.domain import Record, Status
 from forethought.domain.limits import MAX_QUERY
 from forethought.errors import InvalidInput
-from forethought.facade import Forethought, SpaceRef
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
+from forethought.memory import Memory, Scope
 from forethought.pipeline.reports import Brief, BriefItem, FilteredItem
 from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
@@ -183,20 +183,18 @@ def query_for(text: str) -> str:
     return f"{head} {text}"[:MAX_QUERY].rsplit(" ", 1)[0]
 
 
-def memory_tokens(memory: Forethought, space: SpaceRef) -> int:
+def memory_tokens(memory: Memory, scope: Scope) -> int:
     """Tokens of every current record's statement: what loading all of memory would cost.
     Summed by the store, so a space of a million records costs one query, not a million rows."""
-    try:
-        space_id = memory.space(space, create=False).id
-    except LookupError:
+    space = memory.space_of(scope, create=False)
+    if space is None:
         return 0
-    return memory.store.statement_tokens(space_id, RecordFilter())
+    return memory.store.statement_tokens(space.id, RecordFilter())
 
 
 def build_brief(
-    memory: Forethought,
-    app: App,
-    space: SpaceRef,
+    memory: Memory,
+    scope: Scope,
     task: str,
     *,
     model: ChatModel | None = None,
@@ -207,12 +205,13 @@ def build_brief(
     """The records that apply to `task` (at most `limit`), the rest with reasons, and the block."""
     if limit < 1:
         raise InvalidInput("limit: must be at least 1")
+    app = scope.app
     start = time.perf_counter()
     timings: dict[str, float] = {}
-    if not memory.list_records(space, limit=1):
+    if not memory.list_records(scope, limit=1):
         timings["total"] = elapsed_ms(start)
         return Brief(task=task, note="This space holds no current memory: nothing was recalled.", timings_ms=timings)
-    hits = memory.recall(space, query_for(task), k=recall_k).hits
+    hits = memory.recall(scope, query_for(task), k=recall_k).hits
     timings["recall"] = elapsed_ms(start)
     verdicts: dict[str, Applicability] = {}
     filtered: list[FilteredItem] = []
@@ -242,7 +241,7 @@ def build_brief(
             used.append(BriefItem(record=hit.record, reason=verdict.reason, score=hit.score))
     block = memory_block.render([item.record for item in used])
     count_start = time.perf_counter()
-    everything = memory_tokens(memory, space)
+    everything = memory_tokens(memory, scope)
     timings["all_memory"] = elapsed_ms(count_start)
     timings["total"] = elapsed_ms(start)
     return Brief(

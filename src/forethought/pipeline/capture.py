@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from forethought.apps.base import App
-from forethought.domain import Action, AuditEvent, Session, Space, Turn, new_id
+from forethought.domain import Action, AuditEvent, Session, Turn, new_id
 from forethought.domain.limits import check_name
 from forethought.domain.times import utcnow
+from forethought.memory import Memory, Scope
 from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
-
-if TYPE_CHECKING:
-    from forethought.facade import Forethought
 
 __all__ = ["capture_session", "scrub"]
 
@@ -36,9 +33,8 @@ def scrub(text: str, app: App | None = None) -> str:
 
 
 def capture_session(
-    memory: Forethought,
-    app: App,
-    space: Space,
+    memory: Memory,
+    scope: Scope,
     turns: Sequence[Turn],
     *,
     title: str,
@@ -46,6 +42,7 @@ def capture_session(
     created_at: datetime | None = None,
     metadata: dict[str, object] | None = None,
 ) -> Session:
+    app, space = scope.app, scope.space()
     when = created_at or utcnow()
     clean = tuple(t.model_copy(update={"text": scrub(t.text, app), "index": i}) for i, t in enumerate(turns))
     session = Session(

@@ -27,9 +27,9 @@ from functools import lru_cache
 from forethought.apps.base import App
 from forethought.domain import Record, Status, handle_for
 from forethought.errors import BackendError, InvalidInput
-from forethought.facade import Forethought, SpaceRef
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
+from forethought.memory import Memory, Scope
 from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for, salient_words
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
@@ -95,9 +95,8 @@ def failed_action(record: Record) -> str | None:
 
 
 def check_draft(
-    memory: Forethought,
-    app: App,
-    space: SpaceRef,
+    memory: Memory,
+    scope: Scope,
     draft: str,
     *,
     records: Sequence[Record] | None = None,
@@ -106,10 +105,11 @@ def check_draft(
     """Violations of memory in `draft`; `records` are those the draft was written with."""
     if len(draft) > MAX_DRAFT_CHARS:
         raise InvalidInput(f"draft: longer than {MAX_DRAFT_CHARS} characters")
+    app = scope.app
     start = time.perf_counter()
     timings: dict[str, float] = {}
     if records is None:
-        provided, relevant = _recall_for(memory, space, draft)
+        provided, relevant = _recall_for(memory, scope, draft)
         timings["recall"] = elapsed_ms(start)
     else:
         provided = [r for r in records if r.status is Status.ACTIVE]
@@ -142,14 +142,14 @@ def check_draft(
                        timings_ms=timings)  # fmt: skip
 
 
-def _recall_for(memory: Forethought, space: SpaceRef, draft: str) -> tuple[list[Record], set[str]]:
+def _recall_for(memory: Memory, scope: Scope, draft: str) -> tuple[list[Record], set[str]]:
     """Current records relevant to the draft, and the ids the heuristic judge finds applicable."""
-    if not draft.strip() or not memory.list_records(space, limit=1):
+    if not draft.strip() or not memory.list_records(scope, limit=1):
         return [], set()
     query = query_for(draft)
     found: dict[str, Record] = {}
     for kinds in ((), FAILED_KINDS):  # failed actions are looked for even when other records rank higher
-        for hit in memory.recall(space, query, k=RECALL_K, kinds=kinds).hits:
+        for hit in memory.recall(scope, query, k=RECALL_K, kinds=kinds).hits:
             found.setdefault(hit.record.id, hit.record)
     records = list(found.values())
     relevant = {r.id for r in records if failed_action(r) or heuristic_applicability(query, r).applies}
@@ -219,7 +219,7 @@ def _imperative(text: str) -> bool:
     return first.strip(",.:;!?*`\"'") in IMPERATIVE
 
 
-def _actions(memory: Forethought, app: App, draft: str, records: Sequence[Record]) -> list[Violation]:
+def _actions(memory: Memory, app: App, draft: str, records: Sequence[Record]) -> list[Violation]:
     failed = [(r, a) for r in records if (a := failed_action(r))]
     clauses = _recommending(draft) if failed else []
     if not clauses:

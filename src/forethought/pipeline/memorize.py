@@ -5,18 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from forethought.apps.base import App
-from forethought.domain import Session, Space
+from forethought.domain import Session
 from forethought.llm.base import ChatModel, Usage
+from forethought.memory import Memory, Scope
 from forethought.pipeline.capture import scrub
 from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.review import Submission, submit
 from forethought.pipeline.validator import validate
-
-if TYPE_CHECKING:
-    from forethought.facade import Forethought
 
 __all__ = ["Memorized", "memorize"]
 
@@ -45,9 +42,8 @@ class Memorized:
 
 
 def memorize(
-    memory: Forethought,
-    app: App,
-    space: Space,
+    memory: Memory,
+    scope: Scope,
     session: Session,
     *,
     model: ChatModel | None,
@@ -58,6 +54,7 @@ def memorize(
 ) -> Memorized:
     """Propose, check and file what a session (or just some of its turns) gives to remember;
     `progress` hears "extracted", "validated" and "filed" as each stage finishes."""
+    app = scope.app
     tell = progress or (lambda stage: None)
     view = session
     if turn_indexes is not None:
@@ -70,8 +67,7 @@ def memorize(
     tell("validated")
     submission = submit(
         memory,
-        app,
-        space,
+        scope,
         checked.accepted,
         [*extraction.rejected, *checked.rejected],
         occurred_at=occurred_at or session.created_at,

@@ -24,15 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from forethought.apps.base import App
 from forethought.domain import Record, Relation, RelationLabel, Status
 from forethought.domain.candidates import Candidate
+from forethought.memory import Memory, Scope
 from forethought.recall.results import RecallHit
-
-if TYPE_CHECKING:
-    from forethought.facade import Forethought, SpaceRef
 
 __all__ = ["relate"]
 
@@ -165,7 +162,8 @@ def _classify(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation:
     return Relation(label=RelationLabel.NEW)
 
 
-def relate(memory: Forethought, app: App, space: SpaceRef, candidates: Sequence[Candidate]) -> list[Relation]:
+def relate(memory: Memory, scope: Scope, candidates: Sequence[Candidate]) -> list[Relation]:
+    app = scope.app
     relations: list[Relation] = []
     held: dict[str, bool] = {}  # kind -> whether the space holds an active record of it
 
@@ -173,12 +171,12 @@ def relate(memory: Forethought, app: App, space: SpaceRef, candidates: Sequence[
         # A kind the space holds no active record of can relate to nothing: skip its recall (a
         # first import of thousands of candidates then costs one query per kind, not per candidate).
         if kind not in held:
-            held[kind] = bool(memory.list_records(space, statuses=(Status.ACTIVE,), kinds=[kind], limit=1))
+            held[kind] = bool(memory.list_records(scope, statuses=(Status.ACTIVE,), kinds=[kind], limit=1))
         return held[kind]
 
     for candidate in candidates:
         hits = (
-            memory.recall(space, candidate.statement, k=TOP, kinds=[candidate.kind]).hits
+            memory.recall(scope, candidate.statement, k=TOP, kinds=[candidate.kind]).hits
             if holds(candidate.kind)
             else []
         )

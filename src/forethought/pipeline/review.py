@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from forethought.apps.base import App, Review
 from forethought.domain import (
@@ -37,12 +37,11 @@ from forethought.domain import (
 from forethought.domain.candidates import Candidate, Flag, Rejection
 from forethought.domain.times import utcnow
 from forethought.errors import InvalidInput
+from forethought.memory import Memory, Scope
+from forethought.memory.core import clean_reason
+from forethought.memory.writing import Draft, created_event, new_record
 from forethought.pipeline.relate import relate
 from forethought.store.base import ChangeSet
-from forethought.writing import Draft, created_event, new_record
-
-if TYPE_CHECKING:
-    from forethought.facade import Forethought, SpaceRef
 
 __all__ = ["AUTO_ACTOR", "HIGH_CONFIDENCE", "Submission", "SubmittedItem", "approve", "approve_all", "submit"]
 
@@ -120,9 +119,8 @@ def _auto(app: App, candidate: Candidate, relation: Relation) -> bool:
 
 
 def submit(
-    memory: Forethought,
-    app: App,
-    space: Space,
+    memory: Memory,
+    scope: Scope,
     candidates: Sequence[Candidate],
     rejections: Sequence[Rejection],
     *,
@@ -130,7 +128,8 @@ def submit(
     source: str,
     scrub: Callable[[str], str] = lambda text: text,
 ) -> Submission:
-    relations = relate(memory, app, space.key, candidates)
+    app, space = scope.app, scope.space()
+    relations = relate(memory, scope, candidates)
     submission = Submission(rejected=list(rejections))
     new: list[Record] = []
     transitions: list[tuple[Record, Record]] = []
@@ -174,13 +173,13 @@ def submit(
         events.extend([created_event(record, VALIDATOR_ACTOR), event])
         transitions.append((record, gone))
     memory.store.apply(
-        ChangeSet(space.id, inserts=memory._index(new), transitions=transitions, events=events, evidence=evidence)
+        ChangeSet(space.id, inserts=memory.index(new), transitions=transitions, events=events, evidence=evidence)
     )
     return submission
 
 
 def _retire(
-    memory: Forethought,
+    memory: Memory,
     space_id: str,
     relation: Relation | None,
     new: Record,
@@ -211,7 +210,7 @@ def _retire(
     return [(target, retired)]
 
 
-def _chosen_supersession(memory: Forethought, space_id: str, candidate: Record, target_ref: str) -> Record:
+def _chosen_supersession(memory: Memory, space_id: str, candidate: Record, target_ref: str) -> Record:
     """The candidate with the reviewer's choice of the record it replaces as its relation."""
     target = memory.store.get(space_id, target_ref)
     if target.status is not Status.ACTIVE:
@@ -223,15 +222,16 @@ def _chosen_supersession(memory: Forethought, space_id: str, candidate: Record, 
 
 
 def approve(
-    memory: Forethought,
-    space: SpaceRef,
+    memory: Memory,
+    scope: Scope,
     record_id: str,
     *,
     conflict: ConflictChoice | None = None,
     reason: str | None = None,
     supersedes: str | None = None,
 ) -> Record:
-    target_space = memory.space(space, create=False)
+    target_space = scope.require()
+    reason = clean_reason(reason)
     record = memory.store.get(target_space.id, record_id)
     if Flag.INJECTION.value in record.flags:
         raise InvalidInput(f"{record.handle} is flagged as instruction-like text; edit it before approving")
@@ -257,9 +257,9 @@ def approve(
     return memory.store.get(target_space.id, active.id)  # as stored
 
 
-def approve_all(memory: Forethought, space: SpaceRef, *, high_confidence: bool = False) -> list[Record]:
+def approve_all(memory: Memory, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
     """Approve every pending candidate that is unflagged and conflict-free (see module docstring)."""
-    pending = memory.list_records(space, statuses=(Status.CANDIDATE,), limit=1000)
+    pending = memory.list_records(scope, statuses=(Status.CANDIDATE,), limit=1000)
     approved = []
     for record in pending:
         label = record.relation.label if record.relation else RelationLabel.NEW
@@ -267,5 +267,5 @@ def approve_all(memory: Forethought, space: SpaceRef, *, high_confidence: bool =
             continue
         if high_confidence and (record.confidence < HIGH_CONFIDENCE or label is not RelationLabel.NEW):
             continue
-        approved.append(approve(memory, space, record.id, reason="bulk approval"))
+        approved.append(approve(memory, scope, record.id, reason="bulk approval"))
     return approved

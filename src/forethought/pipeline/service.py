@@ -1,31 +1,38 @@
-"""The pipeline half of the façade: the governed turn, sessions, the inbox, brief, check and ask.
+"""`Pipeline`: the governed turn, sessions, the inbox, brief, check and ask over one `Memory`.
 
-`Forethought` inherits these methods; each is a thin call into its stage module so the REST
-routes, MCP tools, CLI commands and web pages all share one implementation. `app` is an App or
-the name of a registered one; `space` is a SpaceKey or a subject name within that app.
+Each method is a thin call into its stage module, so the REST routes, MCP tools, CLI commands and
+web pages share one implementation (through the façade). Every method that touches a subject takes
+the `Scope` the caller resolved once; the scope's app decides extraction, review and policies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 
 from forethought.apps.base import App
-from forethought.domain import Record, Session, SpaceKey, Status, Turn
+from forethought.domain import Record, Session, Status, Turn, new_id
 from forethought.domain.candidates import Candidate, Rejection
+from forethought.domain.limits import check_query, clean_text
+from forethought.domain.times import utcnow
 from forethought.errors import NotFound
+from forethought.llm.base import ChatModel
+from forethought.memory import Memory, Scope
+from forethought.pipeline.ask import ask
+from forethought.pipeline.brief import build_brief
+from forethought.pipeline.capture import capture_session, scrub
+from forethought.pipeline.check import MAX_DRAFT_CHARS, check_draft
+from forethought.pipeline.extract import extract_candidates
+from forethought.pipeline.memorize import Memorized, memorize
+from forethought.pipeline.reports import Answer, Brief, CheckReport
+from forethought.pipeline.review import approve, approve_all
+from forethought.pipeline.transcripts import parse_transcript
+from forethought.pipeline.turn import TurnResult, run_turn
+from forethought.pipeline.validator import validate
 
-if TYPE_CHECKING:  # the stage modules import the façade; load them when called, not at import
-    from forethought.facade import Forethought
-    from forethought.llm.base import ChatModel
-    from forethought.pipeline.memorize import Memorized
-    from forethought.pipeline.reports import Answer, Brief, CheckReport
-    from forethought.pipeline.turn import TurnResult
+__all__ = ["Extracted", "Inbox", "Pipeline", "SessionSubmission", "dry_run"]
 
-__all__ = ["Extracted", "Inbox", "PipelineApi", "SessionSubmission", "app_key", "dry_run", "resolve_app"]
-
-AppRef = App | str
 Progress = Callable[[str], None]  # told each stage of a submission as it finishes
 
 
@@ -52,29 +59,8 @@ class Inbox:
     filtered: list[Record]  # candidates the validator rejected, each with its rule in `flags`
 
 
-def resolve_app(app: AppRef) -> App:
-    if isinstance(app, App):
-        return app
-    from forethought.plugins import get_app
-
-    return get_app(app)
-
-
-def app_key(app: App, space: SpaceKey | str, workspace: str = "default") -> SpaceKey:
-    if isinstance(space, SpaceKey):
-        return space
-    return SpaceKey(workspace=workspace, subject_type=app.subject_type, subject_id=space)
-
-
 def dry_run(app: App, transcript: bytes | str, *, model: ChatModel | None, fmt: str = "auto") -> Extracted:
     """Parse, scrub, extract and validate a transcript without touching any store."""
-    from forethought.domain.ids import new_id
-    from forethought.domain.times import utcnow
-    from forethought.pipeline.capture import scrub
-    from forethought.pipeline.extract import extract_candidates
-    from forethought.pipeline.transcripts import parse_transcript
-    from forethought.pipeline.validator import validate
-
     turns = [t.model_copy(update={"text": scrub(t.text, app)}) for t in parse_transcript(transcript, fmt=fmt)]
     session = Session(id=new_id(), space_id="dry-run", title="dry run", created_at=utcnow(), turns=tuple(turns))
     extraction = extract_candidates(session, app, model)
@@ -88,85 +74,34 @@ def dry_run(app: App, transcript: bytes | str, *, model: ChatModel | None, fmt: 
     )
 
 
-def _memory(api: PipelineApi) -> Forethought:
-    from forethought.facade import Forethought
+class Pipeline:
+    """The stages, run on one memory with one chat model (None: the heuristic mode)."""
 
-    assert isinstance(api, Forethought)  # PipelineApi is only ever mixed into the façade
-    return api
+    def __init__(self, memory: Memory, model: ChatModel | None = None) -> None:
+        self.memory = memory
+        self.model = model
 
-
-class PipelineApi:
-    """Mixed into `Forethought` (and only into it)."""
-
-    model: ChatModel | None
-
-    def _app_key(self, app: AppRef, space: SpaceKey | str) -> tuple[App, SpaceKey]:
-        resolved = resolve_app(app)
-        try:
-            return resolved, app_key(resolved, space)
-        except ValueError as exc:  # pydantic's ValidationError is a ValueError
-            from forethought.errors import InvalidInput, validation_reason
-
-            raise InvalidInput(validation_reason(exc)) from None
-
-    def turn(
-        self,
-        app: AppRef,
-        space: SpaceKey | str,
-        message: str,
-        *,
-        session_id: str | None = None,
-        brief_limit: int = 5,
-    ) -> TurnResult:
+    def turn(self, scope: Scope, message: str, *, session_id: str | None = None, brief_limit: int = 5) -> TurnResult:
         """One governed turn (see `pipeline.turn`): the reply, the session it belongs to, its trace."""
-        from forethought.pipeline.turn import run_turn
+        return run_turn(self.memory, scope, message, session_id=session_id, model=self.model, brief_limit=brief_limit)
 
-        resolved, key = self._app_key(app, space)
-        return run_turn(
-            _memory(self), resolved, key, message, session_id=session_id, model=self.model, brief_limit=brief_limit
-        )
+    def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = ()) -> Brief:
+        return build_brief(self.memory, scope, check_query(task), model=self.model, limit=limit, file_paths=file_paths)
 
-    def brief(
-        self,
-        app: AppRef,
-        space: SpaceKey | str,
-        task: str,
-        *,
-        limit: int = 5,
-        file_paths: Sequence[str] = (),
-    ) -> Brief:
-        from forethought.domain.limits import check_query
-        from forethought.pipeline.brief import build_brief
-
-        resolved, key = self._app_key(app, space)
-        return build_brief(
-            _memory(self), resolved, key, check_query(task), model=self.model, limit=limit, file_paths=file_paths
-        )
-
-    def check(
-        self, app: AppRef, space: SpaceKey | str, draft: str, *, records: Sequence[Record] | None = None
-    ) -> CheckReport:
-        from forethought.domain.limits import clean_text
-        from forethought.pipeline.check import MAX_DRAFT_CHARS, check_draft
-
-        resolved, key = self._app_key(app, space)
+    def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
         text = clean_text(draft, field="draft", limit=MAX_DRAFT_CHARS)
-        return check_draft(_memory(self), resolved, key, text, records=records, model=self.model)
+        return check_draft(self.memory, scope, text, records=records, model=self.model)
 
-    def ask(self, app: AppRef, space: SpaceKey | str, question: str) -> Answer:
-        from forethought.pipeline.ask import ask
+    def ask(self, scope: Scope, question: str) -> Answer:
+        return ask(self.memory, scope, question, model=self.model)  # ask() checks the question
 
-        resolved, key = self._app_key(app, space)
-        return ask(_memory(self), resolved, key, question, model=self.model)  # ask() checks the question
-
-    def extract(self, app: AppRef, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
+    def extract(self, app: App, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
         """What a transcript would give to remember — validated, nothing written."""
-        return dry_run(resolve_app(app), transcript, model=self.model, fmt=fmt)
+        return dry_run(app, transcript, model=self.model, fmt=fmt)
 
     def submit_session(
         self,
-        app: AppRef,
-        space: SpaceKey | str,
+        scope: Scope,
         transcript: bytes | str | Sequence[Turn],
         *,
         title: str,
@@ -177,70 +112,69 @@ class PipelineApi:
         """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox.
         `progress`, when given, is called with each stage as it finishes: captured, extracted,
         validated, filed (a long transcript spends most of its time extracting)."""
-        from forethought.pipeline.capture import capture_session
-        from forethought.pipeline.memorize import memorize
-        from forethought.pipeline.transcripts import parse_transcript
-
-        resolved, key = self._app_key(app, space)
         # Bad input fails here, before any write.
         turns = (
             list(transcript)
             if isinstance(transcript, Sequence) and not isinstance(transcript, (str, bytes))
             else parse_transcript(transcript, fmt=fmt)
         )
-        memory = _memory(self)
-        space_ = memory.space(key)
-        session = capture_session(memory, resolved, space_, turns, title=title, source=source)
+        session = capture_session(self.memory, scope, turns, title=title, source=source)
         if progress is not None:
             progress("captured")
-        result = memorize(memory, resolved, space_, session, model=self.model, source=source, progress=progress)
+        result = memorize(self.memory, scope, session, model=self.model, source=source, progress=progress)
         return SessionSubmission(session=session, result=result)
 
-    def inbox(self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 200) -> Inbox:
-        _, key = self._app_key(app, space)
-        memory = _memory(self)
-        pending = memory.list_records(key, statuses=(Status.CANDIDATE,), limit=limit)
-        rejected = memory.list_records(key, statuses=(Status.REJECTED,), limit=limit)
+    # -- review ----------------------------------------------------------------------------
+    def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
+        pending = self.memory.list_records(scope, statuses=(Status.CANDIDATE,), limit=limit)
+        rejected = self.memory.list_records(scope, statuses=(Status.REJECTED,), limit=limit)
         return Inbox(
             pending=pending, filtered=[r for r in rejected if any(f.startswith("validator:") for f in r.flags)]
         )
 
-    def _space_id(self, app: AppRef, space: SpaceKey | str) -> str | None:
-        """The id of the space, or None when it does not exist yet: reads never create one."""
-        _, key = self._app_key(app, space)
-        try:
-            return _memory(self).space(key, create=False).id
-        except LookupError:
-            return None
+    def approve(
+        self,
+        scope: Scope,
+        record_id: str,
+        *,
+        reason: str | None = None,
+        conflict: Literal["supersede", "keep_both"] | None = None,
+        supersedes: str | None = None,
+    ) -> Record:
+        """Approve a candidate. A flagged one must be edited first; one that supersedes a record
+        retires it; one that conflicts with a record needs `conflict` to say which way. With
+        `supersedes` (an active record's id or handle) the reviewer names the record it replaces."""
+        return approve(self.memory, scope, record_id, conflict=conflict, reason=reason, supersedes=supersedes)
 
-    def list_sessions(
-        self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
-    ) -> list[Session]:
+    def approve_all(self, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
+        """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""
+        return approve_all(self.memory, scope, high_confidence=high_confidence)
+
+    # -- sessions and traces ---------------------------------------------------------------
+    def list_sessions(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Session]:
         """Captured sessions, newest first; `before_id` continues after a session of an earlier page."""
-        space_id = self._space_id(app, space)
-        if space_id is None:
+        space = self.memory.space_of(scope, create=False)
+        if space is None:
             return []
-        return _memory(self).store.list_sessions(space_id, limit=limit, before_id=before_id)
+        return self.memory.store.list_sessions(space.id, limit=limit, before_id=before_id)
 
-    def get_session(self, space: SpaceKey | str, session_id: str, app: AppRef = "generic") -> Session:
+    def get_session(self, scope: Scope, session_id: str) -> Session:
         """One captured session with its turns; NotFound for an unknown id or one of another space."""
-        space_id = self._space_id(app, space)
-        if space_id is None:
+        space = self.memory.space_of(scope, create=False)
+        if space is None:
             raise NotFound(f"no session {session_id!r} in this space")
-        return _memory(self).store.get_session(space_id, session_id)
+        return self.memory.store.get_session(space.id, session_id)
 
-    def list_traces(
-        self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
-    ) -> list[dict[str, Any]]:
+    def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[dict[str, Any]]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
-        space_id = self._space_id(app, space)
-        if space_id is None:
+        space = self.memory.space_of(scope, create=False)
+        if space is None:
             return []
-        return _memory(self).store.list_traces(space_id, limit=limit, before_id=before_id)
+        return self.memory.store.list_traces(space.id, limit=limit, before_id=before_id)
 
-    def trace(self, space: SpaceKey | str, trace_id: str, app: AppRef = "generic") -> dict[str, Any]:
+    def trace(self, scope: Scope, trace_id: str) -> dict[str, Any]:
         """One stored trace; NotFound for an unknown id or one of another space."""
-        space_id = self._space_id(app, space)
-        if space_id is None:
+        space = self.memory.space_of(scope, create=False)
+        if space is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
-        return _memory(self).store.get_trace(space_id, trace_id)
+        return self.memory.store.get_trace(space.id, trace_id)

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from forethought.apps.base import App
-from forethought.domain import Role, Session, Space, SpaceKey, Turn, new_id
+from forethought.domain import Role, Session, Space, Turn, new_id
 from forethought.domain.limits import clean_text
 from forethought.domain.times import utcnow
 from forethought.errors import ForethoughtError
 from forethought.llm.base import ChatModel, ProviderError
+from forethought.memory import Memory, Scope
 from forethought.pipeline.brief import build_brief
 from forethought.pipeline.capture import capture_session, scrub
 from forethought.pipeline.check import check_draft
@@ -34,9 +34,6 @@ from forethought.pipeline.memorize import memorize
 from forethought.pipeline.reports import Brief, CheckReport, Violation
 from forethought.pipeline.respond import Reply, generate, heuristic_reply
 from forethought.pipeline.trace import Stage, Trace
-
-if TYPE_CHECKING:
-    from forethought.facade import Forethought
 
 __all__ = ["MAX_MESSAGE", "TurnResult", "run_turn"]
 
@@ -62,9 +59,8 @@ def _errors(report: CheckReport) -> list[Violation]:
 
 
 def run_turn(
-    memory: Forethought,
-    app: App,
-    key: SpaceKey,
+    memory: Memory,
+    scope: Scope,
     message: str,
     *,
     session_id: str | None = None,
@@ -72,6 +68,7 @@ def run_turn(
     brief_limit: int = 5,
 ) -> TurnResult:
     text = clean_text(message, field="message", limit=MAX_MESSAGE)  # bad input changes nothing
+    app = scope.app
     trace = Trace(
         id=new_id(),
         space_id="",
@@ -81,14 +78,14 @@ def run_turn(
         mode="heuristic" if model is None else f"llm:{model.name}",
     )
     with trace.stage("identity"):
-        space = memory.space(key)
+        space = scope.space()  # the turn's one space lookup: every later stage reuses it
         trace.space_id = space.id
     with trace.stage("persist_message"):
-        session, user_index = _persist_message(memory, app, space, session_id, text)
+        session, user_index = _persist_message(memory, scope, space, session_id, text)
         trace.session_id = session.id
-    brief = _brief(memory, app, key, text, model, brief_limit, trace)
+    brief = _brief(memory, scope, text, model, brief_limit, trace)
     reply = _generate(app, brief, session, text, model, trace)
-    reply, blocked = _check(memory, app, key, brief, session, text, reply, model, trace)
+    reply, blocked = _check(memory, scope, brief, session, text, reply, model, trace)
     with trace.stage("persist_reply"):
         memory.store.append_turns(
             space.id, session.id, [Turn(index=user_index + 1, role=Role.AGENT, text=scrub(reply.text, app))]
@@ -98,8 +95,7 @@ def run_turn(
             stored = memory.store.get_session(space.id, session.id)
             result = memorize(
                 memory,
-                app,
-                space,
+                scope,
                 stored,
                 model=model,
                 turn_indexes=(user_index, user_index + 1),
@@ -118,11 +114,12 @@ def run_turn(
 
 
 def _persist_message(
-    memory: Forethought, app: App, space: Space, session_id: str | None, text: str
+    memory: Memory, scope: Scope, space: Space, session_id: str | None, text: str
 ) -> tuple[Session, int]:
+    app = scope.app
     if session_id is None:
         session = capture_session(
-            memory, app, space, [Turn(index=0, role=Role.USER, text=text)], title=text[:80], source="chat"
+            memory, scope, [Turn(index=0, role=Role.USER, text=text)], title=text[:80], source="chat"
         )
         return session, 0
     session = memory.store.get_session(space.id, session_id)
@@ -131,11 +128,9 @@ def _persist_message(
     return session, index
 
 
-def _brief(
-    memory: Forethought, app: App, key: SpaceKey, text: str, model: ChatModel | None, limit: int, trace: Trace
-) -> Brief:
+def _brief(memory: Memory, scope: Scope, text: str, model: ChatModel | None, limit: int, trace: Trace) -> Brief:
     try:
-        brief = build_brief(memory, app, key, text, model=model, limit=limit)
+        brief = build_brief(memory, scope, text, model=model, limit=limit)
     except ForethoughtError as exc:
         log.warning("recall failed; answering without memory: %s", exc)
         trace.stages.append(Stage(name="recall", status="failed", note=f"no memory used ({exc.code})"))
@@ -191,9 +186,8 @@ def _generate(
 
 
 def _check(
-    memory: Forethought,
-    app: App,
-    key: SpaceKey,
+    memory: Memory,
+    scope: Scope,
     brief: Brief,
     session: Session,
     text: str,
@@ -201,6 +195,7 @@ def _check(
     model: ChatModel | None,
     trace: Trace,
 ) -> tuple[Reply, bool]:
+    app = scope.app
     if reply.mode == "heuristic":
         # The heuristic reply only restates the memory it was given: there is nothing to verify.
         trace.stages.append(Stage(name="check", status="skipped", note="heuristic reply restates memory"))
@@ -209,7 +204,7 @@ def _check(
     for attempt in ("check", "recheck"):
         with trace.stage(attempt) as stage:
             try:
-                report = check_draft(memory, app, key, reply.text, records=records or None, model=model)
+                report = check_draft(memory, scope, reply.text, records=records or None, model=model)
             except ForethoughtError as exc:
                 stage.status, stage.note = "failed", f"draft not verified ({exc.code})"
                 return reply, False
@@ -233,7 +228,7 @@ def _check(
     return Reply(text=BLOCKED.format(why=why), mode=reply.mode), True
 
 
-def _save(memory: Forethought, trace: Trace) -> None:
+def _save(memory: Memory, trace: Trace) -> None:
     with trace.stage("trace"):
         pass  # the stage list is complete once this is recorded; timing it would time the write itself
     try:

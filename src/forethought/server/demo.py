@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forethought.domain import CheckPatterns, SpaceKey
+from forethought.domain import CheckPatterns
 from forethought.facade import Forethought
-from forethought.plugins import get_app
 
 __all__ = ["DEMO", "DEMO_WORKSPACE", "DemoMemory", "demo_key", "key_file", "seed_demo"]
 
@@ -78,9 +77,8 @@ def seed_demo(memory: Forethought) -> int:
     """Retain the demo memories that are missing; returns how many were created."""
     created = 0
     for item in DEMO:
-        key = SpaceKey(workspace=DEMO_WORKSPACE, subject_type=get_app(item.app).subject_type, subject_id=item.subject)
         done = memory.retain(
-            key,
+            memory.scope(item.app, item.subject, workspace=DEMO_WORKSPACE),
             item.text,
             kind=item.kind,
             tags=item.tags,

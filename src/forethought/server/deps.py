@@ -13,13 +13,10 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import ValidationError
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
-from forethought.errors import InvalidInput, validation_reason
-from forethought.facade import Forethought
-from forethought.plugins import app_names, get_app
+from forethought.facade import Forethought, Scope
 from forethought.server.errors import ApiError
 from forethought.server.services import Services
 
@@ -86,22 +83,23 @@ CallerDep = Annotated[Caller, Depends(get_caller)]
 
 @dataclass(frozen=True)
 class Subject:
-    """The space a route addresses: (caller's workspace, app's subject type, subject id)."""
+    """The subject a route addresses: its Scope, resolved once from the caller's workspace (never
+    from the request), the app and the subject id in the path."""
 
     caller: Caller
-    app: App
-    key: SpaceKey
+    scope: Scope
 
     @property
     def memory(self) -> Forethought:
         return self.caller.memory
 
+    @property
+    def app(self) -> App:
+        return self.scope.app
 
-def resolve_app(name: str) -> App:
-    try:
-        return get_app(name)
-    except InvalidInput:
-        raise ApiError(404, "not_found", f"unknown app {name!r} (known: {', '.join(app_names())})") from None
+    @property
+    def key(self) -> SpaceKey:
+        return self.scope.key
 
 
 def get_subject(
@@ -109,12 +107,7 @@ def get_subject(
     app: Annotated[str, Path(description="The app: generic, career, support, project (or a plugin's).")],
     subject_id: Annotated[str, Path(description="The subject within the app: a student, customer, project.")],
 ) -> Subject:
-    resolved = resolve_app(app)
-    try:
-        key = SpaceKey(workspace=caller.workspace, subject_type=resolved.subject_type, subject_id=subject_id)
-    except ValidationError as exc:
-        raise InvalidInput(f"subject_id: {validation_reason(exc)}") from None
-    return Subject(caller, resolved, key)
+    return Subject(caller, caller.memory.scope(app, subject_id, workspace=caller.workspace, field="subject_id"))
 
 
 SubjectDep = Annotated[Subject, Depends(get_subject)]

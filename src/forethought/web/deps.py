@@ -17,9 +17,8 @@ from fastapi import Depends, Form, Path, Request
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
-from forethought.errors import InvalidInput, validation_reason
-from forethought.facade import Forethought
-from forethought.plugins import app_names, get_app
+from forethought.facade import Forethought, Scope
+from forethought.memory import UnknownApp
 from forethought.server.deps import ServicesDep
 from forethought.server.services import Services
 from forethought.web.errors import CsrfRefused, LoginRequired, PageError
@@ -127,12 +126,19 @@ class Place:
     """The subject a page is about: (viewer's workspace, app's subject type, subject id)."""
 
     viewer: Viewer
-    app: App
-    key: SpaceKey
+    scope: Scope
 
     @property
     def memory(self) -> Forethought:
         return self.viewer.memory
+
+    @property
+    def app(self) -> App:
+        return self.scope.app
+
+    @property
+    def key(self) -> SpaceKey:
+        return self.scope.key
 
     @property
     def subject(self) -> str:
@@ -146,20 +152,22 @@ def subject_url(app: str, subject: str, page: str = "chat") -> str:
     return f"/web/apps/{quote(app, safe='')}/{quote(subject, safe='')}/{page}"
 
 
-def resolve_app(name: str) -> App:
+def _no_app(exc: UnknownApp) -> PageError:
+    return PageError(404, f"There is no app called {exc.name!r} (known: {', '.join(exc.known)}).")
+
+
+def resolve_app(viewer: Viewer, name: str) -> App:
     try:
-        return get_app(name)
-    except InvalidInput:
-        raise PageError(404, f"There is no app called {name!r} (known: {', '.join(app_names())}).") from None
+        return viewer.memory.app(name)
+    except UnknownApp as exc:
+        raise _no_app(exc) from None
 
 
 def _place(viewer: Viewer, app: str, subject: str) -> Place:
-    resolved = resolve_app(app)
     try:
-        key = SpaceKey(workspace=viewer.workspace, subject_type=resolved.subject_type, subject_id=subject)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise InvalidInput(f"subject: {validation_reason(exc)}") from None
-    return Place(viewer, resolved, key)
+        return Place(viewer, viewer.memory.scope(app, subject, workspace=viewer.workspace))
+    except UnknownApp as exc:
+        raise _no_app(exc) from None
 
 
 AppName = Annotated[str, Path(description="The app: generic, career, support, project (or a plugin's).")]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forethought.domain import Evidence, Record, Session, SpaceKey
+from forethought.domain import Evidence, Record, Session
 from forethought.errors import NotFound
-from forethought.facade import Forethought
+from forethought.facade import Forethought, Scope
 
 __all__ = ["Quoted", "Segment", "TurnSource", "mark", "quoted"]
 
@@ -78,16 +78,15 @@ def mark(text: str, quotes: Sequence[str], *, context: int = CONTEXT_CHARS) -> l
 class TurnSource:
     """Reads sessions for evidence, each at most once per page."""
 
-    def __init__(self, memory: Forethought, key: SpaceKey, app: str) -> None:
+    def __init__(self, memory: Forethought, scope: Scope) -> None:
         self._memory = memory
-        self._key = key
-        self._app = app
+        self._scope = scope
         self._sessions: dict[str, Session | None] = {}
 
     def session(self, session_id: str) -> Session | None:
         if session_id not in self._sessions:
             try:
-                self._sessions[session_id] = self._memory.get_session(self._key, session_id, self._app)
+                self._sessions[session_id] = self._memory.get_session(self._scope, session_id)
             except NotFound:
                 self._sessions[session_id] = None
         return self._sessions[session_id]

@@ -18,11 +18,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-from forethought.apps.base import App
 from forethought.domain import SpaceKey, Turn
 from forethought.domain.ids import new_id
 from forethought.errors import ForethoughtError, InvalidInput
-from forethought.facade import Forethought
+from forethought.facade import Forethought, Scope
 from forethought.pipeline.transcripts import parse_transcript
 
 __all__ = [
@@ -137,9 +136,7 @@ Report = Callable[[Stage, int, str], None]
 _STAGES = ("captured", "extracted", "validated", "filed")
 
 
-def run_import(
-    memory: Forethought, app: App, key: SpaceKey, plan: list[PlannedSession], report: Report
-) -> ImportSummary:
+def run_import(memory: Forethought, scope: Scope, plan: list[PlannedSession], report: Report) -> ImportSummary:
     """Submit each planned session through the façade, reporting progress after each."""
     summary = ImportSummary(sessions=len(plan), turns=sum(len(p.turns) for p in plan))
     report("parse", 10, f"{summary.sessions} session(s), {summary.turns} turn(s) read")
@@ -152,7 +149,7 @@ def run_import(
             step = _STAGES.index(stage) + 1 if stage in _STAGES else 0
             report("remember", start + (width * step) // len(_STAGES), f"{where}: {stage}")
 
-        done = memory.submit_session(app, key, planned.turns, title=planned.title, source="import", progress=stage_done)
+        done = memory.submit_session(scope, planned.turns, title=planned.title, source="import", progress=stage_done)
         result = done.result.submission
         summary.pending += result.count("pending")
         summary.approved += result.count("approved")
@@ -189,9 +186,9 @@ class ImportJob:
             self._changed.wait_for(lambda: len(self.events) > seq + 1, timeout=timeout_s)
             return self.events[seq + 1 :]
 
-    def run(self, memory: Forethought, app: App, plan: list[PlannedSession]) -> None:
+    def run(self, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> None:
         try:
-            run_import(memory, app, self.key, plan, self.publish)
+            run_import(memory, scope, plan, self.publish)
         except ForethoughtError as exc:
             self.publish("failed", 100, f"the import stopped: {exc.summary}")
         except Exception:  # the thread must always finish its stream; the log has the details
@@ -206,14 +203,14 @@ class ImportJobs:
         self._jobs: dict[str, ImportJob] = {}
         self._lock = threading.Lock()
 
-    def start(self, memory: Forethought, app: App, key: SpaceKey, plan: list[PlannedSession]) -> ImportJob:
-        job = ImportJob(new_id(), key)
+    def start(self, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> ImportJob:
+        job = ImportJob(new_id(), scope.key)
         with self._lock:
             while len(self._jobs) >= MAX_JOBS:
                 oldest = next((i for i, j in self._jobs.items() if j.finished), next(iter(self._jobs)))
                 del self._jobs[oldest]
             self._jobs[job.id] = job
-        thread = threading.Thread(target=job.run, args=(memory, app, plan), name=f"import-{job.id}", daemon=True)
+        thread = threading.Thread(target=job.run, args=(memory, scope, plan), name=f"import-{job.id}", daemon=True)
         thread.start()
         return job
 

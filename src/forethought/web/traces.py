@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from forethought.domain import Record, SpaceKey
+from forethought.domain import Record
 from forethought.errors import NotFound
-from forethought.facade import Forethought
+from forethought.facade import Forethought, Scope
 from forethought.pipeline.trace import Trace
 
 __all__ = ["TraceItem", "TraceStage", "TraceView", "latest_trace_of", "read_trace"]
@@ -75,20 +75,20 @@ def _items(entries: list[dict[str, Any]], records: dict[str, Record]) -> list[Tr
     return items
 
 
-def _records(memory: Forethought, key: SpaceKey, ids: list[str]) -> dict[str, Record]:
+def _records(memory: Forethought, scope: Scope, ids: list[str]) -> dict[str, Record]:
     found: dict[str, Record] = {}
     for record_id in dict.fromkeys(ids):
         try:
-            found[record_id] = memory.get(key, record_id)
+            found[record_id] = memory.get(scope, record_id)
         except NotFound:
             continue  # forgotten since the turn: the handle is all that is left
     return found
 
 
-def read_trace(memory: Forethought, key: SpaceKey, app: str, trace_id: str) -> TraceView:
+def read_trace(memory: Forethought, scope: Scope, trace_id: str) -> TraceView:
     """The trace `trace_id` of this space (NotFound for another space's), ready to show."""
-    trace = Trace.model_validate(memory.trace(key, trace_id, app))
-    records = _records(memory, key, [e["id"] for e in (*trace.used, *trace.filtered) if "id" in e])
+    trace = Trace.model_validate(memory.trace(scope, trace_id))
+    records = _records(memory, scope, [e["id"] for e in (*trace.used, *trace.filtered) if "id" in e])
     slowest = max((s.ms for s in trace.stages), default=0.0) or 1.0
     return TraceView(
         id=trace.id,
@@ -108,9 +108,9 @@ def read_trace(memory: Forethought, key: SpaceKey, app: str, trace_id: str) -> T
     )
 
 
-def latest_trace_of(memory: Forethought, key: SpaceKey, app: str, session_id: str) -> str | None:
+def latest_trace_of(memory: Forethought, scope: Scope, session_id: str) -> str | None:
     """The id of the newest trace of a session, among the space's recent traces."""
-    for data in memory.list_traces(key, app, limit=100):
+    for data in memory.list_traces(scope, limit=100):
         if data.get("session_id") == session_id:
             return str(data["id"])
     return None

@@ -22,7 +22,7 @@ def pending(subject: SubjectDep, page: PageDep) -> Page[RecordOut]:
     `relation` found to existing memory. What the validator filtered out is listed under
     `GET .../records?status=rejected` (flags `validator:<rule>`)."""
     found = subject.memory.list_records(
-        subject.key, statuses=(Status.CANDIDATE,), limit=page.limit + 1, after_id=decode_cursor(page.cursor)
+        subject.scope, statuses=(Status.CANDIDATE,), limit=page.limit + 1, after_id=decode_cursor(page.cursor)
     )
     items, cursor = page_of(found, page.limit, lambda r: r.id)
     return Page(items=[RecordOut.of(r) for r in items], next_cursor=cursor)
@@ -30,7 +30,7 @@ def pending(subject: SubjectDep, page: PageDep) -> Page[RecordOut]:
 
 @router.post("/approve-all", summary="Approve every unflagged, conflict-free candidate", response_model=ApprovedOut)
 def approve_all(subject: SubjectDep, body: ApproveAllIn | None = None) -> ApprovedOut:
-    done = subject.memory.approve_all(subject.key, high_confidence=(body or ApproveAllIn()).high_confidence)
+    done = subject.memory.approve_all(subject.scope, high_confidence=(body or ApproveAllIn()).high_confidence)
     return ApprovedOut(approved=[RecordOut.of(r) for r in done])
 
 
@@ -38,7 +38,9 @@ def approve_all(subject: SubjectDep, body: ApproveAllIn | None = None) -> Approv
 def approve(subject: SubjectDep, record_id: str, body: ApproveIn | None = None) -> RecordOut:
     """A candidate that conflicts with a record needs `conflict`: supersede it, or keep both."""
     choice = body or ApproveIn()
-    return RecordOut.of(subject.memory.approve(subject.key, record_id, reason=choice.reason, conflict=choice.conflict))
+    return RecordOut.of(
+        subject.memory.approve(subject.scope, record_id, reason=choice.reason, conflict=choice.conflict)
+    )
 
 
 @router.post(
@@ -46,7 +48,7 @@ def approve(subject: SubjectDep, record_id: str, body: ApproveIn | None = None) 
 )
 def supersede_with(subject: SubjectDep, record_id: str, body: SupersedeWithIn) -> RecordOut:
     """The reviewer names the active record the candidate replaces; that one becomes superseded."""
-    done = subject.memory.approve(subject.key, record_id, reason=body.reason, supersedes=body.target)
+    done = subject.memory.approve(subject.scope, record_id, reason=body.reason, supersedes=body.target)
     return RecordOut.of(done)
 
 
@@ -54,9 +56,9 @@ def supersede_with(subject: SubjectDep, record_id: str, body: SupersedeWithIn) -
     "/{record_id}/edit", status_code=201, summary="Correct a candidate (a new version)", response_model=RecordOut
 )
 def edit(subject: SubjectDep, record_id: str, body: EditIn) -> RecordOut:
-    return RecordOut.of(subject.memory.edit(subject.key, record_id, body.text, tags=body.tags, reason=body.reason))
+    return RecordOut.of(subject.memory.edit(subject.scope, record_id, body.text, tags=body.tags, reason=body.reason))
 
 
 @router.post("/{record_id}/reject", summary="Reject a candidate", response_model=RecordOut)
 def reject(subject: SubjectDep, record_id: str, body: RejectIn | None = None) -> RecordOut:
-    return RecordOut.of(subject.memory.reject(subject.key, record_id, reason=(body or RejectIn()).reason))
+    return RecordOut.of(subject.memory.reject(subject.scope, record_id, reason=(body or RejectIn()).reason))

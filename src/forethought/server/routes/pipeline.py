@@ -28,7 +28,7 @@ router = APIRouter(prefix=SUBJECT, tags=["pipeline"], responses=ERRORS)
 @router.post("/recall", summary="Hybrid search, each hit with why it ranked", response_model=RecallOut)
 def recall(subject: SubjectDep, body: RecallIn) -> RecallOut:
     result = subject.memory.recall(
-        subject.key,
+        subject.scope,
         body.query,
         k=body.k,
         kinds=body.kinds,
@@ -45,23 +45,23 @@ def recall(subject: SubjectDep, body: RecallIn) -> RecallOut:
 
 @router.post("/brief", summary="The memory that applies to a task, and its prompt block", response_model=BriefOut)
 def brief(subject: SubjectDep, body: BriefIn) -> BriefOut:
-    made = subject.memory.brief(subject.app, subject.key, body.task, limit=body.limit, file_paths=body.file_paths)
+    made = subject.memory.brief(subject.scope, body.task, limit=body.limit, file_paths=body.file_paths)
     return BriefOut.of(made)
 
 
 @router.post("/check", summary="Check a draft against memory", response_model=CheckOut)
 def check(subject: SubjectDep, body: CheckIn) -> CheckOut:
-    return CheckOut.of(subject.memory.check(subject.app, subject.key, body.draft))
+    return CheckOut.of(subject.memory.check(subject.scope, body.draft))
 
 
 @router.post("/ask", summary="Answer from memory alone, citing records", response_model=AnswerOut)
 def ask(subject: SubjectDep, body: AskIn) -> AnswerOut:
-    return AnswerOut.of(subject.memory.ask(subject.app, subject.key, body.question))
+    return AnswerOut.of(subject.memory.ask(subject.scope, body.question))
 
 
 @router.post("/turns", summary="One governed turn: recall, brief, generate, check, remember", response_model=TurnOut)
 def turn(subject: SubjectDep, services: ServicesDep, body: TurnIn) -> TurnOut:
     """The reply, its session and its trace id (`GET .../traces/{trace_id}` shows every stage)."""
-    result = subject.memory.turn(subject.app, subject.key, body.message, session_id=body.session_id)
+    result = subject.memory.turn(subject.scope, body.message, session_id=body.session_id)
     services.metrics.turn(mode=result.trace.mode, blocked=result.blocked)
     return TurnOut.of(result)

@@ -28,7 +28,7 @@ def list_records(
     kind: Annotated[list[str], Query(description="Kinds to include (repeatable); none means all.")] = [],  # noqa: B006
 ) -> Page[RecordOut]:
     found = subject.memory.list_records(
-        subject.key, statuses=status, kinds=kind, limit=page.limit + 1, after_id=decode_cursor(page.cursor)
+        subject.scope, statuses=status, kinds=kind, limit=page.limit + 1, after_id=decode_cursor(page.cursor)
     )
     items, cursor = page_of(found, page.limit, lambda r: r.id)
     return Page(items=[RecordOut.of(r) for r in items], next_cursor=cursor)
@@ -38,7 +38,7 @@ def list_records(
 def retain(subject: SubjectDep, body: RetainIn, response: Response) -> RetainedOut:
     """201 with the new record; 200 with the first one when `external_id` was retained before."""
     done = subject.memory.retain(
-        subject.key,
+        subject.scope,
         body.text,
         kind=body.kind,
         tags=body.tags,
@@ -59,12 +59,12 @@ def retain(subject: SubjectDep, body: RetainIn, response: Response) -> RetainedO
 
 @router.get("/{record_id}", summary="Read one record (by id or handle)", response_model=RecordOut)
 def get_record(subject: SubjectDep, record_id: RecordId) -> RecordOut:
-    return RecordOut.of(subject.memory.get(subject.key, record_id))
+    return RecordOut.of(subject.memory.get(subject.scope, record_id))
 
 
 @router.get("/{record_id}/history", summary="Versions, supersessions and audit events", response_model=HistoryOut)
 def history(subject: SubjectDep, record_id: RecordId) -> HistoryOut:
-    h = subject.memory.history(subject.key, record_id)
+    h = subject.memory.history(subject.scope, record_id)
     return HistoryOut(
         record=RecordOut.of(h.record),
         chain=[RecordOut.of(r) for r in h.chain],
@@ -78,7 +78,7 @@ def history(subject: SubjectDep, record_id: RecordId) -> HistoryOut:
 def supersede(subject: SubjectDep, record_id: RecordId, body: SupersedeIn) -> RecordOut:
     """The old record becomes superseded, valid until the new one's `occurred_at`."""
     new = subject.memory.supersede(
-        subject.key,
+        subject.scope,
         record_id,
         body.text,
         kind=body.kind,
@@ -92,9 +92,9 @@ def supersede(subject: SubjectDep, record_id: RecordId, body: SupersedeIn) -> Re
 
 @router.post("/{record_id}/retract", summary="Withdraw a record that was wrong", response_model=RecordOut)
 def retract(subject: SubjectDep, record_id: RecordId, body: RetractIn) -> RecordOut:
-    return RecordOut.of(subject.memory.retract(subject.key, record_id, why=body.why))
+    return RecordOut.of(subject.memory.retract(subject.scope, record_id, why=body.why))
 
 
 @router.delete("/{record_id}", summary="Forget: erase every version everywhere", response_model=ForgetOut)
 def forget(subject: SubjectDep, record_id: RecordId) -> ForgetOut:
-    return ForgetOut(forgotten=subject.memory.forget(subject.key, record_id))
+    return ForgetOut(forgotten=subject.memory.forget(subject.scope, record_id))

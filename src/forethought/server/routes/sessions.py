@@ -32,7 +32,7 @@ def submit_session(subject: SubjectDep, body: SessionCreate) -> SubmissionOut:
         transcript, fmt = json.dumps({"messages": [m.model_dump() for m in body.messages]}), "json"
     else:
         transcript, fmt = body.text or "", body.format
-    done = subject.memory.submit_session(subject.app, subject.key, transcript, title=body.title, fmt=fmt, source="api")
+    done = subject.memory.submit_session(subject.scope, transcript, title=body.title, fmt=fmt, source="api")
     s = done.result.submission
     return SubmissionOut(
         session=SessionOut.of(done.session),
@@ -57,13 +57,11 @@ def submit_session(subject: SubjectDep, body: SessionCreate) -> SubmissionOut:
 
 @router.get("", summary="Captured sessions, newest first", response_model=Page[SessionSummaryOut])
 def list_sessions(subject: SubjectDep, page: PageDep) -> Page[SessionSummaryOut]:
-    found = subject.memory.list_sessions(
-        subject.key, subject.app, limit=page.limit + 1, before_id=decode_cursor(page.cursor)
-    )
+    found = subject.memory.list_sessions(subject.scope, limit=page.limit + 1, before_id=decode_cursor(page.cursor))
     items, cursor = page_of(found, page.limit, lambda s: s.id)
     return Page(items=[SessionSummaryOut.of(s) for s in items], next_cursor=cursor)
 
 
 @router.get("/{session_id}", summary="One captured session with its turns", response_model=SessionOut)
 def get_session(subject: SubjectDep, session_id: str) -> SessionOut:
-    return SessionOut.of(subject.memory.get_session(subject.key, session_id, subject.app))
+    return SessionOut.of(subject.memory.get_session(subject.scope, session_id))

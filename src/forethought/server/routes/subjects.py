@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from forethought.server.deps import CallerDep, PageDep, resolve_app
+from forethought.server.deps import CallerDep, PageDep
 from forethought.server.pagination import slice_sorted
 from forethought.server.schemas.admin import SubjectOut
 from forethought.server.schemas.common import ERRORS, Page
@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v1/apps/{app}/subjects", tags=["subjects"], response
 def list_subjects(
     caller: CallerDep, page: PageDep, app: Annotated[str, Path(description="The app.")]
 ) -> Page[SubjectOut]:
-    resolved = resolve_app(app)
+    resolved = caller.memory.app(app)
     spaces = caller.memory.list_spaces(caller.workspace, subject_type=resolved.subject_type)
     items, cursor = slice_sorted(spaces, lambda s: s.key.subject_id, page.cursor, page.limit)
     return Page(items=[SubjectOut.of(resolved.name, s) for s in items], next_cursor=cursor)

@@ -19,16 +19,14 @@ router = APIRouter(prefix=SUBJECT, tags=["traces"], responses=ERRORS)
 
 @router.get("/traces", summary="List traces, newest first", response_model=Page[TraceOut])
 def list_traces(subject: SubjectDep, page: PageDep) -> Page[TraceOut]:
-    found = subject.memory.list_traces(
-        subject.key, subject.app, limit=page.limit + 1, before_id=decode_cursor(page.cursor)
-    )
+    found = subject.memory.list_traces(subject.scope, limit=page.limit + 1, before_id=decode_cursor(page.cursor))
     items, cursor = page_of(found, page.limit, lambda t: str(t["id"]))
     return Page(items=[TraceOut.model_validate(t) for t in items], next_cursor=cursor)
 
 
 @router.get("/traces/{trace_id}", summary="One trace: every stage, timed", response_model=TraceOut)
 def get_trace(subject: SubjectDep, trace_id: str) -> TraceOut:
-    return TraceOut.model_validate(subject.memory.trace(subject.key, trace_id, subject.app))
+    return TraceOut.model_validate(subject.memory.trace(subject.scope, trace_id))
 
 
 @router.get("/audit", summary="Audit events, newest first", response_model=Page[AuditEventOut])
@@ -38,7 +36,7 @@ def audit(
     record_id: Annotated[str | None, Query(description="Only the events of this record id.")] = None,
 ) -> Page[AuditEventOut]:
     found = subject.memory.audit_events(
-        subject.key, record_id=record_id, limit=page.limit + 1, before_seq=decode_int_cursor(page.cursor)
+        subject.scope, record_id=record_id, limit=page.limit + 1, before_seq=decode_int_cursor(page.cursor)
     )
     items, cursor = page_of(found, page.limit, lambda e: e.seq or 0)
     return Page(items=[AuditEventOut.of(e) for e in items], next_cursor=cursor)

@@ -18,8 +18,8 @@ PAGE = 50
 
 @router.get("")
 def activity(request: Request, place: PlaceDep, before: int | None = None) -> Response:
-    memory, app = place.memory, place.app.name
-    events = memory.audit_events(place.key, limit=PAGE + 1, before_seq=before)
+    memory = place.memory
+    events = memory.audit_events(place.scope, limit=PAGE + 1, before_seq=before)
     older = events[PAGE - 1].seq if len(events) > PAGE else None
     return page(
         request,
@@ -28,11 +28,11 @@ def activity(request: Request, place: PlaceDep, before: int | None = None) -> Re
         title="Activity",
         events=events[:PAGE],
         older=older,
-        traces=memory.list_traces(place.key, app, limit=30),
+        traces=memory.list_traces(place.scope, limit=30),
     )
 
 
 @router.get("/traces/{trace_id}")
 def trace(request: Request, place: PlaceDep, trace_id: str) -> Response:
-    view = read_trace(place.memory, place.key, place.app.name, trace_id)
+    view = read_trace(place.memory, place.scope, trace_id)
     return page(request, "trace.html", place=place, title=f"Trace {view.id}", trace=view)

@@ -20,7 +20,7 @@ def brief(request: Request, place: PlaceDep, task: str = "") -> Response:
     made, error = None, None
     if task.strip():
         try:
-            made = place.memory.brief(place.app, place.key, task, limit=5)
+            made = place.memory.brief(place.scope, task, limit=5)
         except InvalidInput as exc:
             error = str(exc)
     return page(

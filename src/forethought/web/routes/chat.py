@@ -31,11 +31,11 @@ def _chat(
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    memory, app = place.memory, place.app.name
-    session: Session | None = memory.get_session(place.key, session_id, app) if session_id else None
+    memory = place.memory
+    session: Session | None = memory.get_session(place.scope, session_id) if session_id else None
     if session is not None and trace_id is None:
-        trace_id = latest_trace_of(memory, place.key, app, session.id)
-    trace = read_trace(memory, place.key, app, trace_id) if trace_id else None
+        trace_id = latest_trace_of(memory, place.scope, session.id)
+    trace = read_trace(memory, place.scope, trace_id) if trace_id else None
     return page(
         request,
         "chat.html",
@@ -43,7 +43,7 @@ def _chat(
         status=status,
         title="Chat",
         session=session,
-        sessions=memory.list_sessions(place.key, app, limit=15),
+        sessions=memory.list_sessions(place.scope, limit=15),
         trace=trace,
         draft=draft,
         error=error,
@@ -63,7 +63,7 @@ def send(
     session: Annotated[str, Form()] = "",
 ) -> Response:
     try:
-        result = place.memory.turn(place.app, place.key, message, session_id=session or None)
+        result = place.memory.turn(place.scope, message, session_id=session or None)
     except InvalidInput as exc:  # an empty or oversized message: say so above the form
         return _chat(request, place, session or None, None, draft=message, error=str(exc), status=422)
     place.viewer.services.metrics.turn(mode=result.trace.mode, blocked=result.blocked)

@@ -70,7 +70,7 @@ async def import_now(
         return _form(request, place, error=str(exc), status=422, text=text)
     events: list[str] = []
     summary = await asyncio.to_thread(
-        run_import, place.memory, place.app, place.key, plan, lambda _s, _p, message: events.append(message)
+        run_import, place.memory, place.scope, plan, lambda _s, _p, message: events.append(message)
     )
     return page(request, "import_done.html", place=place, title="Import", summary=summary, events=events)
 
@@ -88,7 +88,7 @@ async def start_import(
         plan = await _plan(text, file, format, title)
     except InvalidInput as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
-    job = place.viewer.state.imports.start(place.memory, place.app, place.key, plan)
+    job = place.viewer.state.imports.start(place.memory, place.scope, plan)
     return JSONResponse(
         {"events": place.url(f"import/jobs/{job.id}/events"), "inbox": place.url("inbox")}, status_code=202
     )

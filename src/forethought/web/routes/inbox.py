@@ -52,7 +52,7 @@ def _target(place: Place, record: Record) -> Record | None:
     if record.relation is None or not record.relation.target_id:
         return None
     try:
-        return place.memory.get(place.key, record.relation.target_id)
+        return place.memory.get(place.scope, record.relation.target_id)
     except NotFound:
         return None
 
@@ -64,14 +64,14 @@ def _replaceable(record: Record, active: list[Record]) -> list[Record]:
 @router.get("")
 def inbox(request: Request, place: PlaceDep) -> Response:
     memory = place.memory
-    found = memory.inbox(place.key, place.app)
-    source = TurnSource(memory, place.key, place.app.name)
-    active = memory.list_records(place.key, statuses=(Status.ACTIVE,), limit=REPLACEABLE)
+    found = memory.inbox(place.scope)
+    source = TurnSource(memory, place.scope)
+    active = memory.list_records(place.scope, statuses=(Status.ACTIVE,), limit=REPLACEABLE)
     pending = [Pending(r, quoted(r, source), _target(place, r), _replaceable(r, active)) for r in found.pending]
     # Why each was filtered is in its rejection event; one read of the recent log covers them.
     reasons = {
         e.record_id: e.reason or ""
-        for e in memory.audit_events(place.key, limit=1000)
+        for e in memory.audit_events(place.scope, limit=1000)
         if e.record_id and e.to_status == "rejected"
     }
     filtered = [
@@ -100,7 +100,7 @@ def approve(
     `supersedes`, the active record this candidate replaces."""
     try:
         done = place.memory.approve(
-            place.key, record_id, conflict=conflict or None, supersedes=supersedes.strip() or None
+            place.scope, record_id, conflict=conflict or None, supersedes=supersedes.strip() or None
         )
     except InvalidInput as exc:  # flagged, or a conflict without a choice: say why on the inbox
         place.viewer.notify(str(exc), error=True)
@@ -119,7 +119,7 @@ def edit(
     tags: Annotated[str, Form()] = "",
 ) -> RedirectResponse:
     try:
-        done = place.memory.edit(place.key, record_id, text, tags=tags.split() if tags.strip() else None)
+        done = place.memory.edit(place.scope, record_id, text, tags=tags.split() if tags.strip() else None)
     except InvalidInput as exc:
         place.viewer.notify(str(exc), error=True)
     else:
@@ -130,7 +130,7 @@ def edit(
 @router.post("/{record_id}/reject")
 def reject(place: FormPlaceDep, record_id: str, reason: Annotated[str, Form()] = "") -> RedirectResponse:
     try:
-        done = place.memory.reject(place.key, record_id, reason=reason.strip() or None)
+        done = place.memory.reject(place.scope, record_id, reason=reason.strip() or None)
     except InvalidInput as exc:
         place.viewer.notify(str(exc), error=True)
     else:

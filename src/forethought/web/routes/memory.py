@@ -71,11 +71,11 @@ def _search(place: Place, f: Filters) -> list[Row]:
     statuses = (Status.ACTIVE, Status.SUPERSEDED) if when is not None else STATUS_CHOICES[f.status]
     memory = place.memory
     if f.q.strip():
-        found = memory.recall(place.key, f.q, k=50, kinds=kinds, tags=tags, statuses=statuses, as_of=when)
+        found = memory.recall(place.scope, f.q, k=50, kinds=kinds, tags=tags, statuses=statuses, as_of=when)
         return [Row(h.record, h.score, h.explain()) for h in found.hits]
     # The latest recorded first, filtered in the store: a large subject shows its newest records.
     records = memory.list_records(
-        place.key, statuses=statuses, kinds=kinds, tags=tags, as_of=when, limit=LIMIT, newest_first=True
+        place.scope, statuses=statuses, kinds=kinds, tags=tags, as_of=when, limit=LIMIT, newest_first=True
     )
     return [Row(r) for r in records]
 
@@ -117,8 +117,8 @@ def record_url(place: Place, record_id: str) -> str:
 
 @router.get("/{record_id}")
 def record(request: Request, place: PlaceDep, record_id: str) -> Response:
-    history = place.memory.history(place.key, record_id)
-    source = TurnSource(place.memory, place.key, place.app.name)
+    history = place.memory.history(place.scope, record_id)
+    source = TurnSource(place.memory, place.scope)
     return page(
         request,
         "record.html",
@@ -140,7 +140,7 @@ def supersede(
 ) -> RedirectResponse:
     try:
         new = place.memory.supersede(
-            place.key, record_id, text, occurred_at=occurred_at.strip() or None, reason=reason.strip() or None
+            place.scope, record_id, text, occurred_at=occurred_at.strip() or None, reason=reason.strip() or None
         )
     except InvalidInput as exc:
         place.viewer.notify(str(exc), error=True)
@@ -152,7 +152,7 @@ def supersede(
 @router.post("/{record_id}/retract")
 def retract(place: FormPlaceDep, record_id: str, why: Annotated[str, Form()] = "") -> RedirectResponse:
     try:
-        done = place.memory.retract(place.key, record_id, why=why)
+        done = place.memory.retract(place.scope, record_id, why=why)
     except InvalidInput as exc:
         place.viewer.notify(str(exc), error=True)
     else:

@@ -47,7 +47,7 @@ def picker(request: Request, viewer: ViewerDep) -> Response:
 @router.get("/web/open")
 def open_subject(request: Request, viewer: ViewerDep, app: str = "generic", subject: str = "") -> Response:
     """A subject by id (it need not exist yet: its first memory creates it)."""
-    chosen = resolve_app(app)
+    chosen = resolve_app(viewer, app)
     name = subject.strip()
     if not name:
         return _picker(request, viewer, error="Type a subject id to open it.", status=422)

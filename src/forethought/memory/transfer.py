@@ -19,18 +19,17 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
 from forethought.domain import Action, AuditEvent, Record, Space, handle_for, new_id
 from forethought.domain.limits import check_attributes, check_kind, check_statement, check_tags
 from forethought.domain.times import format_time, utcnow
+from forethought.embed.base import Embedder
 from forethought.errors import InvalidInput
-from forethought.store.base import ChangeSet, RecordFilter
-
-if TYPE_CHECKING:
-    from forethought.facade import Forethought
+from forethought.memory.writing import index_records
+from forethought.store.base import ChangeSet, RecordFilter, Store
 
 __all__ = ["EXPORT_FORMAT", "MAX_LINE_BYTES", "Export", "export_space", "import_space", "read_export"]
 
@@ -41,8 +40,7 @@ _BATCH = 256
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
-def export_space(memory: Forethought, space: Space, path: Path) -> int:
-    store = memory.store
+def export_space(store: Store, space: Space, path: Path) -> int:
     everything = RecordFilter(statuses=())
     records: list[Record] = []
     after: str | None = None
@@ -172,11 +170,16 @@ def _derived_id(space_id: str, original: str) -> str:
 
 
 def import_space(
-    memory: Forethought, space: Space, export: Export, *, progress: Callable[[int, int], None] | None = None
+    store: Store,
+    embedder: Embedder | None,
+    space: Space,
+    export: Export,
+    *,
+    actor: str,
+    progress: Callable[[int, int], None] | None = None,
 ) -> int:
     records = [r.model_copy(update={"space_id": space.id}) for r in export.records]
     events = [e.model_copy(update={"space_id": space.id}) for e in export.events]
-    store = memory.store
     taken = store.ids_in_use([r.id for r in records])
     present = store.ids_in_use(list(taken), space_id=space.id)
     mapping: dict[str, str] = {}
@@ -236,12 +239,12 @@ def import_space(
                     id=new_id(),
                     space_id=space.id,
                     action=Action.IMPORTED,
-                    actor=memory.actor,
+                    actor=actor,
                     at=utcnow(),
                     details={"records": total},
                 )
             )
-        store.apply(ChangeSet(space.id, inserts=memory._index(batch), events=batch_events))
+        store.apply(ChangeSet(space.id, inserts=index_records(batch, embedder), events=batch_events))
         done += len(batch)
         if progress is not None:
             progress(done, total)

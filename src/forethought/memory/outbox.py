@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from forethought.embed.base import Embedder
 from forethought.errors import BackendError
+from forethought.memory.writing import index_payload
 from forethought.store.base import Job, Store
-from forethought.writing import index_payload
 
 __all__ = ["OutboxReport", "drain"]
 
