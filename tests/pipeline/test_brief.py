@@ -15,9 +15,10 @@ from forethought.apps.generic import APP as GENERIC
 from forethought.domain import Session, Status
 from forethought.domain.candidates import Candidate
 from forethought.llm import FakeChatModel, FakeOpenAIServer, InvalidOutput, OpenAICompatibleModel, ProviderUnavailable
-from forethought.pipeline.brief import build_brief, heuristic_applicability, memory_tokens, strong_terms, word_key
+from forethought.pipeline.brief import build_brief, heuristic_applicability, memory_tokens, strong_terms
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
+from forethought.text.words import word_key
 
 SPACE = "apexcart"
 UI = "UI components use the shadcn primitives in components/ui."

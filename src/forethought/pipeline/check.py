@@ -30,10 +30,11 @@ from forethought.errors import BackendError, InvalidInput
 from forethought.facade import Forethought, SpaceRef
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
-from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for, salient_words
+from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
 from forethought.text.sentences import sentences
+from forethought.text.words import salient_words
 
 __all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "check_draft", "failed_action"]
 
