@@ -16,7 +16,7 @@ from forethought.apps.base import App
 from forethought.domain import Action, AuditEvent, Session, Space, Turn, new_id
 from forethought.domain.limits import check_name
 from forethought.domain.times import utcnow
-from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
+from forethought.text.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
 
 if TYPE_CHECKING:
     from forethought.facade import Forethought
