@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from forethought.text.identifiers import identifier_parts, identifiers, match_words, search_text, terms
+from forethought.text.identifiers import identifier_parts, identifiers, match_words, search_text, strong_terms, terms
+from forethought.text.words import word_key
 
 
 def test_names_are_terms_but_sentence_openers_are_not() -> None:
@@ -24,3 +25,10 @@ def test_identifiers_are_the_code_like_tokens_in_order() -> None:
 def test_identifier_parts_and_search_text_of_plain_words() -> None:
     assert identifier_parts("plain") == ["plain"]
     assert search_text("nothing code-like here") == ""
+
+
+def test_word_keys_and_strong_terms() -> None:
+    assert word_key("disconnecting") == word_key("disconnections") == word_key("disconnect")
+    assert word_key("cookies") == word_key("cookie") and word_key("headphones") == word_key("headphone")
+    found = strong_terms("Add a toggle. Then use PrismaClient from lib/db with Stripe and connection_limit=1.")
+    assert found == {"prismaclient", "lib/db", "stripe", "connection_limit"}  # "Add", "Then" open sentences

@@ -34,14 +34,14 @@ from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
 from forethought.store.base import RecordFilter
-from forethought.text.words import GENERIC_WORDS, STOPWORDS, salient_words, word_key, word_keys
+from forethought.text.identifiers import strong_terms
+from forethought.text.words import GENERIC_WORDS, salient_words, word_key, word_keys
 
 __all__ = [
     "build_brief",
     "heuristic_applicability",
     "memory_tokens",
     "query_for",
-    "strong_terms",
 ]
 
 MIN_WEIGHT = 2
@@ -66,23 +66,6 @@ career: internship intern job role resume cv interview offer application apply r
 AREAS = {
     name: word_keys(vocab) for name, _, vocab in (line.partition(":") for line in _AREA_LINES.strip().splitlines())
 }
-
-_IDENT = re.compile(r"[A-Za-z_$@][\w$@.:/-]*\w")
-_CODE_LIKE = re.compile(r"[a-z0-9][A-Z]|[_./:$@]|[A-Za-z]\d|\d[A-Za-z]|-.*[A-Z]|[A-Z].*-")
-_NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b")
-_SENTENCE_START = ".!?:;\n-*•>#)|"
-
-
-def strong_terms(text: str) -> set[str]:
-    """Identifiers (camelCase, snake_case, dotted, paths, digits in a word, `X-App-CSRF`) and names
-    capitalised mid-sentence."""
-    found: set[str] = {t.rstrip(".:/-").lower() for t in _IDENT.findall(text) if _CODE_LIKE.search(t.rstrip(".:/-"))}
-    for match in _NAME.finditer(text):
-        before = text[max(0, match.start() - 8) : match.start()].rstrip(" \t\"'(`*_")
-        name = match.group(0).lower()
-        if before and before[-1] not in _SENTENCE_START and name not in STOPWORDS and len(name) > 2:
-            found.add(name)  # capitalised mid-sentence: a name, not a sentence's first word
-    return found
 
 
 def _path_parts(paths: Sequence[str]) -> set[str]:

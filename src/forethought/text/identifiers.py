@@ -3,6 +3,11 @@
 Embeddings blur exact identifiers (`PrismaClient`, `X-ApexCart-CSRF`) into their neighbours, so
 identifiers and proper names are also kept as exact *terms*; and because the keyword index splits
 on punctuation but not on case, camelCase identifiers are indexed with their parts spelled out.
+
+Two readings of "a term": `terms` feeds recall's exact-term index and counts any capitalised word
+that is not a stop word or a greeting; `strong_terms` is the brief's evidence that a record is
+about a task and counts a capitalised word only mid-sentence, and identifiers by a looser shape
+(`$store`, `@admin`). Merging them would change what recall indexes and what the brief selects.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from functools import lru_cache
 
 from forethought.text.words import STOPWORDS, stem, words
 
-__all__ = ["focus_in", "identifier_parts", "identifiers", "match_words", "search_text", "terms"]
+__all__ = ["focus_in", "identifier_parts", "identifiers", "match_words", "search_text", "strong_terms", "terms"]
 
 # Capitalised words that start sentences or questions and name nothing.
 _NOT_NAMES = STOPWORDS | frozenset(
@@ -112,3 +117,23 @@ def focus_in(focus: frozenset[str], text: str) -> set[str]:
             seen.add(token)
             found |= match_words(token)
     return found & focus
+
+
+_STRONG_IDENT = re.compile(r"[A-Za-z_$@][\w$@.:/-]*\w")
+_CODE_LIKE = re.compile(r"[a-z0-9][A-Z]|[_./:$@]|[A-Za-z]\d|\d[A-Za-z]|-.*[A-Z]|[A-Z].*-")
+_MID_NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b")
+_SENTENCE_START = ".!?:;\n-*•>#)|"
+
+
+def strong_terms(text: str) -> set[str]:
+    """Identifiers (camelCase, snake_case, dotted, paths, digits in a word, `X-App-CSRF`) and names
+    capitalised mid-sentence."""
+    found: set[str] = {
+        t.rstrip(".:/-").lower() for t in _STRONG_IDENT.findall(text) if _CODE_LIKE.search(t.rstrip(".:/-"))
+    }
+    for match in _MID_NAME.finditer(text):
+        before = text[max(0, match.start() - 8) : match.start()].rstrip(" \t\"'(`*_")
+        name = match.group(0).lower()
+        if before and before[-1] not in _SENTENCE_START and name not in STOPWORDS and len(name) > 2:
+            found.add(name)  # capitalised mid-sentence: a name, not a sentence's first word
+    return found
