@@ -35,8 +35,8 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
     from bench.synthetic import memories, queries
     from forethought import Forethought, RetainItem, Status
     from forethought.domain.times import parse_time, utcnow
-    from forethought.store.base import ChangeSet, NewRecord
     from forethought.memory.writing import Draft, index_payload, new_record
+    from forethought.store.base import ChangeSet, NewRecord
 
     tmp = Path(tempfile.mkdtemp(prefix="ft-scale-"))
     db = tmp / "scale.db"

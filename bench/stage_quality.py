@@ -38,10 +38,10 @@ from forethought.apps.generic import APP as GENERIC
 from forethought.domain import CheckPatterns, Status
 from forethought.domain.times import utcnow
 from forethought.embed.base import Embedder
+from forethought.memory.writing import Draft, index_payload, new_record
 from forethought.pipeline.brief import build_brief
 from forethought.pipeline.check import check_draft
 from forethought.store.base import ChangeSet, NewRecord
-from forethought.memory.writing import Draft, index_payload, new_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DEFAULT_OUT = Path(__file__).parent / "results" / "stage_quality.json"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from forethought import Forethought, NotFound, Status
 from forethought.embed.hashing import HashingEmbedder
-from forethought.recall.text import analyze
+from forethought.recall.query import analyze
 from forethought.store.base import RecordFilter
 
 CANARY = "Quixotic-Walrus-8841 is the vault passphrase hint"

@@ -15,7 +15,7 @@ from forethought.apps.generic import APP as GENERIC
 from forethought.domain import Session, Status
 from forethought.domain.candidates import Candidate
 from forethought.llm import FakeChatModel, FakeOpenAIServer, InvalidOutput, OpenAICompatibleModel, ProviderUnavailable
-from forethought.pipeline.brief import build_brief, heuristic_applicability, memory_tokens, strong_terms, word_key
+from forethought.pipeline.brief import build_brief, heuristic_applicability, memory_tokens
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
 
@@ -304,16 +304,6 @@ def test_over_http_a_server_error_degrades(project: Forethought, server: FakeOpe
     )
     model.close()
     assert brief.mode == "heuristic" and brief.degraded is not None and "provider_unavailable" in brief.degraded
-
-
-# -- text helpers ----------------------------------------------------------------------------------
-
-
-def test_word_keys_and_strong_terms() -> None:
-    assert word_key("disconnecting") == word_key("disconnections") == word_key("disconnect")
-    assert word_key("cookies") == word_key("cookie") and word_key("headphones") == word_key("headphone")
-    found = strong_terms("Add a toggle. Then use PrismaClient from lib/db with Stripe and connection_limit=1.")
-    assert found == {"prismaclient", "lib/db", "stripe", "connection_limit"}  # "Add", "Then" open sentences
 
 
 def _record(statement: str, *, tags: tuple[str, ...] = ()) -> Record:

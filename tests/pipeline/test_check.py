@@ -20,9 +20,9 @@ from forethought.domain.candidates import Candidate
 from forethought.domain.times import utcnow
 from forethought.embed.base import Embedder, Vectors
 from forethought.llm import FakeChatModel, FakeOpenAIServer, OpenAICompatibleModel, ProviderTimeout
+from forethought.memory.writing import Draft, index_payload, new_record
 from forethought.pipeline.check import check_draft, failed_action
 from forethought.store.base import ChangeSet, NewRecord
-from forethought.memory.writing import Draft, index_payload, new_record
 
 SPACE = "sarah"
 
@@ -213,6 +213,15 @@ def test_without_an_action_vocabulary_words_still_match(memory: Forethought) -> 
         records=[record],
     )
     assert [v.source for v in report.violations] == ["action"] and "same words" in report.violations[0].message
+
+
+def test_the_excerpt_is_the_whole_sentence_with_its_dotted_words(memory: Forethought) -> None:
+    record = put(memory, "Downgrading Node.js did not fix the build.", kind="failed_approach")
+    draft = "The build broke. Please try downgrading Node.js to 18.2 again. Then rerun it."
+    report = check_draft(memory, GENERIC, SPACE, draft, records=[record])
+    assert [(v.source, v.excerpt) for v in report.violations] == [
+        ("action", "Please try downgrading Node.js to 18.2 again.")
+    ]
 
 
 def test_embeddings_catch_a_paraphrase_no_rule_knows(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from forethought.apps.base import App, KindSpec
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.domain.candidates import Candidate, Flag
-from forethought.pipeline.detectors import find_cards, find_personal_data, find_secrets
 from forethought.pipeline.validator import AGENT_ONLY_CAP, RULES, ValidationReport, validate
+from forethought.text.detectors import find_cards, find_personal_data, find_secrets
 
 KEY = "sk-proj-4fT9xQ2LmZ8vB1nR7yK3wP6hJ0cD5sA"
 KINDS = ("note", "decision", "preference")

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.domain.candidates import Candidate
 from forethought.pipeline import validator
-from forethought.pipeline.normalize import normalize, similarity
 from forethought.pipeline.validator import DUPLICATE_JACCARD, validate
+from forethought.text.normalize import normalize, similarity
 from tests.pipeline.test_validator import _App
 
 WORDS = ["tea", "coffee", "api", "deploy", "tuesday", "postgres", "ledger", "remote", "email", "the", "we", "use"]

@@ -11,9 +11,9 @@ from forethought import Conflict, NotFound, Status
 from forethought.domain import Action, AuditEvent, Record, Role, Session, SpaceKey, Turn, new_id, transition
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.hashing import HashingEmbedder
-from forethought.recall.text import analyze
-from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
 from forethought.memory.writing import Draft, index_payload, new_record
+from forethought.recall.query import analyze
+from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
 
 EMBED = HashingEmbedder()
 T0 = parse_time("2026-01-01T00:00:00Z")

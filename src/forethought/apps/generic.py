@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from forethought.apps.base import App, KindSpec, Review
 from forethought.domain import Evidence, Role, Session
 from forethought.domain.candidates import Candidate
+from forethought.text.sentences import sentences
 
 __all__ = ["APP", "GenericApp"]
 
@@ -25,7 +26,6 @@ class Preference(BaseModel):
     polarity: str = "likes"  # likes | dislikes
 
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("note", re.compile(r"^\s*(?:please\s+)?remember(?:\s+that)?\s+(?P<body>.+)", re.I)),
     ("decision", re.compile(r"^\s*(?P<body>we(?:'ve| have)?\s+decided\s+.+)", re.I)),
@@ -58,8 +58,7 @@ class GenericApp(App):
         for turn in session.turns:
             if turn.role is not Role.USER:
                 continue
-            for match in _SENTENCE.finditer(turn.text):
-                sentence = match.group(0).strip()
+            for sentence in sentences(turn.text):
                 for kind, rule in _RULES:
                     hit = rule.match(sentence)
                     if hit is None:

@@ -25,8 +25,8 @@ from forethought.domain import (
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import BackendError, Conflict, InvalidInput
-from forethought.recall.text import search_text, terms
 from forethought.store.base import ChangeSet, NewRecord, Store
+from forethought.text.identifiers import search_text, terms
 
 __all__ = [
     "Draft",

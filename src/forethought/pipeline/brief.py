@@ -33,57 +33,20 @@ from forethought.pipeline.reports import Brief, BriefItem, FilteredItem
 from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
-from forethought.recall.text import STOPWORDS, words
 from forethought.store.base import RecordFilter
+from forethought.text.identifiers import strong_terms
+from forethought.text.words import GENERIC_WORDS, salient_words, word_key, word_keys
 
 __all__ = [
     "build_brief",
     "heuristic_applicability",
     "memory_tokens",
     "query_for",
-    "salient_words",
-    "strong_terms",
-    "word_key",
 ]
 
 MIN_WEIGHT = 2
 ALWAYS_TAGS = frozenset({"always", "scope:global"})
 
-
-def word_key(word: str) -> str:
-    """A light stemmer for matching: `disconnecting`/`disconnections` → `disconnect`,
-    `cookies`/`cookie` → `cooki`, `headphones` → `headphon`. Not linguistics; only consistency."""
-    w = word.lower()
-    if len(w) <= 3 or not w.isalpha():
-        return w
-    if w.endswith("ies"):
-        w = w[:-3] + "i"
-    elif w.endswith("es") and w[:-2].endswith(("s", "x", "z", "ch", "sh")):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ed", "ly"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
-            w = w[: -len(suffix)]
-            break
-    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "ls":
-        w = w[:-1]  # stopped → stopp → stop
-    if len(w) > 3 and w.endswith("e"):
-        w = w[:-1]
-    return w[:-1] + "i" if len(w) > 3 and w.endswith("y") else w
-
-
-def _keys(text: str) -> frozenset[str]:
-    return frozenset(word_key(w) for w in text.split())
-
-
-# Words too common in tasks and rules to show that a record is about the task.
-GENERIC_WORDS = _keys(
-    """add make build create change update fix new use using need want code file files feature thing way work
-    something anything please help task today now good better best sure always never every all must should
-    data value values user users system project team person people time first next last write read show
-    keep run running set get give take try tried check issue problem question answer"""
-)
 
 # Coarse areas of work (`name: words`): a task and a record that both touch one share an area.
 _AREA_LINES = """
@@ -100,31 +63,9 @@ connectivity: bluetooth wifi wireless network router modem pairing pair unpair d
 audio: headphone headset earbuds speaker audio sound microphone
 career: internship intern job role resume cv interview offer application apply recruiter hiring career
 """
-AREAS = {name: _keys(vocab) for name, _, vocab in (line.partition(":") for line in _AREA_LINES.strip().splitlines())}
-
-_IDENT = re.compile(r"[A-Za-z_$@][\w$@.:/-]*\w")
-_CODE_LIKE = re.compile(r"[a-z0-9][A-Z]|[_./:$@]|[A-Za-z]\d|\d[A-Za-z]|-.*[A-Z]|[A-Z].*-")
-_NAME = re.compile(r"\b[A-Z][a-zA-Z]+\b")
-_SENTENCE_START = ".!?:;\n-*•>#)|"
-
-
-def strong_terms(text: str) -> set[str]:
-    """Identifiers (camelCase, snake_case, dotted, paths, digits in a word, `X-App-CSRF`) and names
-    capitalised mid-sentence."""
-    found: set[str] = {t.rstrip(".:/-").lower() for t in _IDENT.findall(text) if _CODE_LIKE.search(t.rstrip(".:/-"))}
-    for match in _NAME.finditer(text):
-        before = text[max(0, match.start() - 8) : match.start()].rstrip(" \t\"'(`*_")
-        name = match.group(0).lower()
-        if before and before[-1] not in _SENTENCE_START and name not in STOPWORDS and len(name) > 2:
-            found.add(name)  # capitalised mid-sentence: a name, not a sentence's first word
-    return found
-
-
-def salient_words(text: str) -> dict[str, str]:
-    """Content words by stem (`word_key` → the word as first written, lower-cased): stopwords,
-    generic task words, numbers and 1-2 letter words left out."""
-    found = {word_key(w): w for w in reversed(words(text)) if w not in STOPWORDS and len(w) > 2 and not w.isdigit()}
-    return {key: word for key, word in found.items() if key not in GENERIC_WORDS}
+AREAS = {
+    name: word_keys(vocab) for name, _, vocab in (line.partition(":") for line in _AREA_LINES.strip().splitlines())
+}
 
 
 def _path_parts(paths: Sequence[str]) -> set[str]:

@@ -16,7 +16,7 @@ from forethought.domain import Action, AuditEvent, Session, Turn, new_id
 from forethought.domain.limits import check_name
 from forethought.domain.times import utcnow
 from forethought.memory import Memory, Scope
-from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
+from forethought.text.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
 
 __all__ = ["capture_session", "scrub"]
 

@@ -30,9 +30,11 @@ from forethought.errors import BackendError, InvalidInput
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
-from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for, salient_words
+from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
+from forethought.text.sentences import sentences
+from forethought.text.words import salient_words
 
 __all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "check_draft", "failed_action"]
 
@@ -59,7 +61,6 @@ _FAILED_VALUES = frozenset({"failed", "failure", "fail", "did_not_work", "not_fi
 _TRIED_HEAD = re.compile(r"^(?:the customer|they|we|the user|i|he|she)\s+(?:tried|attempted)\s+", re.I)
 _FAILED_TAIL = re.compile(r"\s+(?:did not|didn'?t|does not|doesn'?t|failed|was tried|had no effect)\b|[;:]", re.I)
 _NESTED = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
-_SENTENCE = re.compile(r"[^\n.!?]+(?:[.!?]+|$)", re.M)
 _CLAUSE = re.compile(r"[;,:]|\s(?:but|so|then|because|since|whereas)\s|\s-\s", re.I)
 _CUE = re.compile(r"\b(?:try|you (?:should|could|can|might|may|need to|must|have to|want to)|let'?s|let us|please"
                   r"|i(?:'d| would)? (?:recommend|suggest)|we (?:should|could)|make sure|go ahead|consider|next step"
@@ -203,8 +204,7 @@ def _line(draft: str, start: int, end: int) -> str:
 def _recommending(draft: str) -> list[tuple[str, str]]:
     """(sentence, clause) for each clause that recommends something (see the module doc)."""
     out: list[tuple[str, str]] = []
-    for match in _SENTENCE.finditer(draft):
-        sentence = match.group(0).strip()
+    for sentence in sentences(draft):
         parts = [p.strip() for p in _CLAUSE.split(sentence) if p and p.strip()]
         cued = _CUE.search(sentence) is not None or _imperative(sentence)
         out += [(sentence, p) for p in parts if not _BACK.search(p) and (cued or _imperative(p) or _CUE.search(p))]

@@ -43,9 +43,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from forethought.apps.base import App
 from forethought.domain import Evidence, Role, Session
 from forethought.domain.candidates import Candidate, Flag, Redaction, Rejection, Validated
-from forethought.pipeline import detectors
-from forethought.pipeline.detectors import Span, find_cards, find_personal_data, find_phrase, find_secrets, redact_all
-from forethought.pipeline.normalize import find_quote, normalize, related_clauses, tokens
+from forethought.text import detectors
+from forethought.text.detectors import Span, find_cards, find_personal_data, find_phrase, find_secrets, redact_all
+from forethought.text.normalize import find_quote, normalize, related_clauses, tokens
 
 __all__ = ["AGENT_ONLY_CAP", "MAX_STATEMENT", "MIN_STATEMENT", "RULES", "ValidationReport", "validate"]
 

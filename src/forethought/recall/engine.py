@@ -16,9 +16,9 @@ from forethought.errors import BackendError
 from forethought.recall.config import RecallConfig
 from forethought.recall.fusion import rrf, shared_ranks
 from forethought.recall.packing import estimate_tokens, pack
+from forethought.recall.query import analyze
 from forethought.recall.results import RecallHit, RecallResult, SignalScore
 from forethought.recall.signals import by_period, by_recency, by_statement
-from forethought.recall.text import analyze
 from forethought.store.base import RecordFilter, ScoredId, Store
 
 __all__ = ["RecallRequest", "run_recall"]

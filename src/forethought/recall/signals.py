@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from forethought.domain import Record
 from forethought.recall.dates import Period
-from forethought.recall.text import focus_in
+from forethought.text.identifiers import focus_in
 
 __all__ = ["by_period", "by_recency", "by_statement"]
 

@@ -18,7 +18,8 @@ from typing import cast
 
 from forethought.apps.career.kinds import UNSPECIFIED_ROLE, Application, ApplicationStatus
 from forethought.apps.career.text import Found, blocked
-from forethought.apps.text import tag_value, words
+from forethought.text.slugs import tag_value
+from forethought.text.words import vocabulary
 
 __all__ = ["ApplicationMemory", "find_application_facts"]
 
@@ -28,15 +29,15 @@ _PRONOUN = r"(?P<pronoun>\bthey|\bthem)\b"
 _EITHER = rf"(?:{_PRONOUN}|{_COMPANY})"
 _NOUN = r"(?P<noun>internship|intern|role|position|job|opening|program|programme|offer)"
 _ROLE = r"(?P<role>(?:[\w+#/-]+\s+){0,4}?)"
-_LEADING = words(
+_LEADING = vocabulary(
     """also so honestly update quick just well oh and but then yeah yes no ok okay btw anyway sadly unfortunately
     finally today yesterday apparently big news great guess ugh wow hey hi hello remember heard got applied the
     plus sent good bad"""
 )
-_TRAILING = words(
+_TRAILING = vocabulary(
     """i today yesterday tomorrow last next this monday tuesday wednesday thursday friday saturday sunday"""
 )
-_NOT_COMPANIES = words(
+_NOT_COMPANIES = vocabulary(
     """i it they them we you he she my me our your a an the this that these those there here what which who python
     java javascript typescript c c++ c# go rust sql kotlin swift ruby php scala haskell html css linkedin"""
 )

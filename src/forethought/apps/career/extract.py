@@ -14,9 +14,9 @@ from forethought.apps.career.goals import find_goal_facts
 from forethought.apps.career.projects import find_project_facts
 from forethought.apps.career.skills import find_skill_facts
 from forethought.apps.career.text import Found
-from forethought.apps.text import sentences
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.domain.candidates import Candidate
+from forethought.text.sentences import sentences
 
 __all__ = ["extract_career"]
 

@@ -19,11 +19,12 @@ from typing import cast
 from forethought.apps.career.kinds import Preference, PreferenceTopic, TargetRole
 from forethought.apps.career.lexicon import INDUSTRIES, ROLE_FIELDS, ROLE_HEADS
 from forethought.apps.career.text import Found, blocked, is_question_clause
-from forethought.apps.text import tag_value, words
+from forethought.text.slugs import tag_value
+from forethought.text.words import vocabulary
 
 __all__ = ["find_goal_facts"]
 
-_SPECIALTIES = words(
+_SPECIALTIES = vocabulary(
     """backend back-end frontend front-end full-stack fullstack mobile embedded devops data ml ai security cloud
     infrastructure product research quant ux ui web software hardware game qa"""
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forethought.apps.text import words
+from forethought.text.words import vocabulary
 
 __all__ = [
     "INDUSTRIES",
@@ -56,10 +56,10 @@ def _table(text: str) -> dict[str, tuple[str, ...]]:
 # canonical name → aliases (the canonical name itself is always an alias)
 SKILLS: dict[str, tuple[str, ...]] = _table(_SKILL_TABLE)
 # Ordinary English words that are only skills when capitalised as a name.
-_CASE_SENSITIVE = words("Go C R Excel Spring Express Swift Julia Assembly Unity Dart")
+_CASE_SENSITIVE = vocabulary("Go C R Excel Spring Express Swift Julia Assembly Unity Dart")
 
 # Nouns that make "I built a ___" a project ("I made a mistake" is not one).
-PROJECT_NOUNS = words(
+PROJECT_NOUNS = vocabulary(
     """app apps application website site webapp web-app engine game bot chatbot tool toolkit library framework
     compiler interpreter scraper crawler model classifier dashboard pipeline api backend frontend platform extension
     plugin add-on system simulator simulation tracker visualizer visualiser analyzer analyser emulator kernel database
@@ -68,14 +68,14 @@ PROJECT_NOUNS = words(
     converter manager predictor solver wallet mod sdk os firmware controller keyboard synthesizer"""
 )
 # Last words of a job title ("backend engineer", "data scientist").
-ROLE_HEADS = words(
+ROLE_HEADS = vocabulary(
     """engineer developer scientist analyst designer manager researcher consultant architect administrator
     specialist intern programmer tester lead technician strategist marketer writer economist accountant banker
     trader quant statistician teacher professor pm sre devops swe sde founder entrepreneur advisor officer
     associate coordinator director hacker animator artist editor"""
 )
 # Fields of work that can stand for a role ("data engineering internships", "work in cybersecurity").
-ROLE_FIELDS = words(
+ROLE_FIELDS = vocabulary(
     "engineering development science research design analytics security management consulting marketing"
 )
 _INDUSTRY_TABLE = """

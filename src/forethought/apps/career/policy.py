@@ -18,8 +18,8 @@ from typing import Any
 from forethought.apps.base import Applicability, PolicyFinding
 from forethought.apps.career.kinds import UNSPECIFIED_ROLE
 from forethought.apps.career.lexicon import INDUSTRIES, skill_pattern
-from forethought.apps.text import sentences
 from forethought.domain import Record, Status
+from forethought.text.sentences import sentences
 
 __all__ = ["career_applicability", "career_findings"]
 

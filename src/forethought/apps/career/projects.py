@@ -13,7 +13,7 @@ import re
 from forethought.apps.career.kinds import Project
 from forethought.apps.career.lexicon import PROJECT_NOUNS, find_skills
 from forethought.apps.career.text import HEDGE, Found, blocked, clause_prefix
-from forethought.apps.text import tag_value
+from forethought.text.slugs import tag_value
 
 __all__ = ["find_project_facts"]
 

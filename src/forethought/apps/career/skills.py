@@ -21,7 +21,7 @@ from typing import cast
 from forethought.apps.career.kinds import Skill, SkillLevel
 from forethought.apps.career.lexicon import find_skills
 from forethought.apps.career.text import Found, blocked
-from forethought.apps.text import tag_value
+from forethought.text.slugs import tag_value
 
 __all__ = ["find_skill_facts", "years_level"]
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import re
 
-from forethought.apps.text import words
 from forethought.domain.candidates import CheckPatterns
+from forethought.text.words import vocabulary
 
 __all__ = ["derive_patterns"]
 
@@ -74,13 +74,13 @@ _GO_THROUGH = re.compile(r"\b(?:go\s+through|goes\s+through|call|calls|wrap\w*|u
 
 
 # Everyday words that follow "don't use" without naming code ("don't use floats", "any other").
-_STOPWORDS = words(
+_STOPWORDS = vocabulary(
     "a an the any another other more new old it this that these those them raw plain global inline default "
     "floats float strings numbers classes promises callbacks mocks tabs spaces emojis magic hard hardcoded "
     "upstream external third-party vendor manual custom our your their its same different separate extra "
     "real fake live local remote long short big small"
 )
-_EVERYDAY = words("request requests date time path http test log util utils fetch format data json")
+_EVERYDAY = vocabulary("request requests date time path http test log util utils fetch format data json")
 _PII = r"(?:e-?mail|phone|address|ssn)"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from forethought.text.sentences import split_sentences
+
 __all__ = [
     "body_of",
     "is_agent_chatter",
@@ -22,22 +24,28 @@ __all__ = [
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-# A sentence ends at . ! ? followed by space and a capital/quote/bracket; not after "e.g." and the like.
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'`(\[@_])")
+# Of the shared splitter's boundaries, only those before a capital, quote or bracket, and not
+# after "e.g." and the like, end a sentence in a coding turn: "e.g. Redis" and "run it. then" stay whole.
+_OPENS_SENTENCE = re.compile(r"[A-Z\"'`(\[@_]")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|cf)\.)$", re.I)
 
 
 def _pieces(line: str) -> Iterator[tuple[int, int]]:
     """Sentence spans within one line, after any list bullet, outer whitespace trimmed."""
     bullet = _BULLET.match(line)
-    cursor = bullet.end() if bullet else len(line) - len(line.lstrip())
-    piece_start = cursor
-    for cut in _BOUNDARY.finditer(line, cursor):
-        if _ABBREVIATION.search(line[piece_start : cut.start()]):
-            continue
-        yield piece_start, cut.start()
-        piece_start = cut.end()
-    yield piece_start, len(line.rstrip())
+    cursor = bullet.end() if bullet else 0
+    piece: tuple[int, int] | None = None
+    for sentence in split_sentences(line[cursor:]):
+        start, end = cursor + sentence.start, cursor + sentence.end
+        if piece is None:
+            piece = (start, end)
+        elif _OPENS_SENTENCE.match(sentence.text) and not _ABBREVIATION.search(line[piece[0] : piece[1]]):
+            yield piece
+            piece = (start, end)
+        else:
+            piece = (piece[0], end)  # not a boundary here: the sentence goes on
+    if piece is not None:
+        yield piece
 
 
 def _spans(text: str, *, prose_only: bool) -> Iterator[str]:

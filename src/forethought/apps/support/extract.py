@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 
 from forethought.apps.support import text as t
 from forethought.apps.support.actions import ActionMention, action_label, action_stems, find_actions
-from forethought.apps.text import sentences, tag_value
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.domain.candidates import Candidate, Flag
+from forethought.text.sentences import sentences
+from forethought.text.slugs import tag_value
 
 __all__ = ["extract_support"]
 

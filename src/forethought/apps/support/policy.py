@@ -20,8 +20,8 @@ from datetime import datetime
 from forethought.apps.base import Applicability, PolicyFinding
 from forethought.apps.support.actions import action_label, find_actions, next_step, normalise_action
 from forethought.apps.support.text import AGENT_HOLD, phrase_prefix, product, symptoms
-from forethought.apps.text import sentences
 from forethought.domain import Record, Role, Status
+from forethought.text.sentences import sentences
 
 __all__ = ["support_applicability", "support_findings"]
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from forethought.pipeline.normalize import fold
+from forethought.text.normalize import fold
 
 __all__ = [
     "DEFERRED",

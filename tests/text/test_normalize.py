@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forethought.pipeline.normalize import find_quote, fold, normalize, quote_in, related_clauses, similarity
+from forethought.text.normalize import find_quote, fold, normalize, quote_in, related_clauses, similarity
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from forethought.recall.dates import Period, periods, read_periods
-from forethought.recall.text import analyze, focus_in, identifier_parts, match_words, search_text, stem, terms
+from forethought.recall.query import analyze
+from forethought.text.identifiers import focus_in, identifier_parts, match_words, search_text
 
 
 def test_identifiers_are_kept_whole_as_terms_and_split_for_the_keyword_index() -> None:
@@ -19,11 +20,6 @@ def test_identifiers_are_kept_whole_as_terms_and_split_for_the_keyword_index() -
     assert search_text("We call PrismaClient here") == "prisma client"
 
 
-def test_names_are_terms_but_sentence_openers_are_not() -> None:
-    assert terms("Thanks, Caroline! Yes, Melanie went to Sweden.") == ["caroline", "melanie", "sweden"]
-    assert terms("What did you do?") == []
-
-
 def test_stopwords_and_single_letters_are_not_keywords_but_numbers_are() -> None:
     q = analyze("What did they say about the 3 incidents in a week?")
     assert q.keywords == ("say", "3", "incidents", "week")
@@ -33,38 +29,6 @@ def test_query_syntax_characters_do_not_survive_into_keywords() -> None:
     q = analyze('NEAR(a b) OR "x" AND col:value*')
     assert all(k.isalnum() for k in q.keywords)
     assert analyze("the of and").keywords == ()
-
-
-@pytest.mark.parametrize(
-    ("words", "root"),
-    [
-        (["paint", "paints", "painted", "painting"], "paint"),
-        (["hike", "hikes", "hiking", "hiked"], "hik"),
-        (["camp", "camps", "camping", "camped"], "camp"),
-        (["run", "running", "runs"], "run"),
-        (["agency", "agencies"], "agency"),
-        (["class", "classes"], "class"),
-    ],
-)
-def test_stem_maps_inflections_to_one_root(words: list[str], root: str) -> None:
-    assert {stem(w) for w in words} == {root}
-
-
-def test_stem_leaves_short_words_numbers_and_s_endings_that_are_not_plurals() -> None:
-    assert [stem(w) for w in ["is", "bus", "status", "this", "2023", "falling", "passing"]] == [
-        "is",
-        "bus",
-        "status",
-        "this",
-        "2023",
-        "fall",
-        "pass",
-    ]
-
-
-def test_match_words_holds_identifier_parts_and_stems() -> None:
-    found = match_words("Melanie: we instantiate PrismaClient while camping")
-    assert {"melani", "instantiat", "prismaclient", "prisma", "client", "camp"} <= found
 
 
 @pytest.mark.parametrize(
