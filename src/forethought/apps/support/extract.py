@@ -27,7 +27,7 @@ from forethought.apps.text import sentences, tag_value
 from forethought.domain import Evidence, Role, Session, Turn
 from forethought.domain.candidates import Candidate, Flag
 
-__all__ = ["extract_support"]
+__all__ = ["extract"]
 
 _KB = re.compile(
     r"\b(?:knowledge\s+base|kb|help\s+(?:center|centre)|(?:support|help|kb)\s+article|our\s+(?:docs|documentation|"
@@ -281,7 +281,7 @@ def _resolved(state: _State, turn: Turn, sentence: str, targets: list[str]) -> N
         )
 
 
-def extract_support(session: Session) -> list[Candidate]:
+def extract(session: Session) -> list[Candidate]:
     """Candidates from every turn of `session` (see the module docstring)."""
     state = _State(session)
     for turn in session.turns:
