@@ -67,9 +67,9 @@ class Call:
 
 
 def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolArgs) -> Call:
-    from forethought.plugins import get_app
+    from forethought.plugins import registry
 
-    app = get_app(args.app or defaults.app)
+    app = registry().app(args.app or defaults.app)
     project = args.project or defaults.project
     if project is None:
         raise InvalidInput("project: required (this server was started without a default project)")

@@ -19,7 +19,7 @@ from forethought.apps.base import App
 from forethought.domain import SpaceKey
 from forethought.errors import InvalidInput, validation_reason
 from forethought.facade import Forethought
-from forethought.plugins import app_names, get_app
+from forethought.plugins import registry
 from forethought.server.errors import ApiError
 from forethought.server.services import Services
 
@@ -99,9 +99,10 @@ class Subject:
 
 def resolve_app(name: str) -> App:
     try:
-        return get_app(name)
+        return registry().app(name)
     except InvalidInput:
-        raise ApiError(404, "not_found", f"unknown app {name!r} (known: {', '.join(app_names())})") from None
+        known = ", ".join(registry().names("app"))
+        raise ApiError(404, "not_found", f"unknown app {name!r} (known: {known})") from None
 
 
 def get_subject(

@@ -19,7 +19,7 @@ from forethought.apps.base import App
 from forethought.domain import SpaceKey
 from forethought.errors import InvalidInput, validation_reason
 from forethought.facade import Forethought
-from forethought.plugins import app_names, get_app
+from forethought.plugins import registry
 from forethought.server.deps import ServicesDep
 from forethought.server.services import Services
 from forethought.web.errors import CsrfRefused, LoginRequired, PageError
@@ -148,9 +148,10 @@ def subject_url(app: str, subject: str, page: str = "chat") -> str:
 
 def resolve_app(name: str) -> App:
     try:
-        return get_app(name)
+        return registry().app(name)
     except InvalidInput:
-        raise PageError(404, f"There is no app called {name!r} (known: {', '.join(app_names())}).") from None
+        known = ", ".join(registry().names("app"))
+        raise PageError(404, f"There is no app called {name!r} (known: {known}).") from None
 
 
 def _place(viewer: Viewer, app: str, subject: str) -> Place:
