@@ -202,9 +202,9 @@ def _store(path: Path, embedder: Embedder) -> Any:
 
 
 def make_embedder(name: str) -> Embedder:
-    from forethought.plugins import make_embedder as make
+    from forethought.plugins import registry
 
-    return make(name)
+    return registry().embedder(name)()
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from forethought.memory.writing import TimeRef
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.service import Extracted, Inbox, Pipeline, SessionSubmission
 from forethought.pipeline.turn import TurnResult
-from forethought.plugins import make_embedder, open_store
+from forethought.plugins import open_store, registry
 from forethought.recall import RecallConfig, RecallResult
 from forethought.store.base import Store
 
@@ -58,7 +58,7 @@ class Forethought:
         `embedder` is an Embedder, or "minilm" (the shipped ONNX model), "hashing" (no model), or
         None (keyword and term recall only).
         """
-        chosen = make_embedder(embedder) if isinstance(embedder, str) else embedder
+        chosen = registry().embedder(embedder)() if isinstance(embedder, str) else embedder
         backend = open_store(store, path, dim=chosen.dim if chosen is not None else 384)
         return cls(backend, chosen, actor=actor, model=model)
 

@@ -20,7 +20,7 @@ from forethought.apps.project.patterns import derive_patterns
 from forethought.domain import Record, Role
 from forethought.domain.candidates import Candidate, CheckPatterns
 from forethought.pipeline.validator import validate
-from forethought.plugins import get_app
+from forethought.plugins import registry
 from tests.apps.conftest import session
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -184,7 +184,7 @@ def test_the_validator_accepts_what_the_extractor_proposes() -> None:
 
 
 def test_the_app_is_registered_as_a_builtin() -> None:
-    assert get_app("project") is APP
+    assert registry().app("project") is APP
     assert APP.subject_type == "project"
 
 

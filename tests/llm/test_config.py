@@ -5,13 +5,9 @@ from __future__ import annotations
 import pytest
 
 from forethought.errors import InvalidInput
-from forethought.llm import (
-    FakeOpenAIServer,
-    LLMSettings,
-    OpenAICompatibleModel,
-    model_from_settings,
-)
+from forethought.llm import FakeOpenAIServer, LLMSettings, OpenAICompatibleModel
 from forethought.llm.openai_compat import GROQ_BASE_URL, OPENAI_BASE_URL
+from forethought.plugins import model_from_settings
 
 from .conftest import KEY, user
 

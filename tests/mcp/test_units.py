@@ -16,7 +16,7 @@ from forethought.mcp_server import Caller, build_server
 from forethought.mcp_server.errors import error_message
 from forethought.mcp_server.http import caller_from_request
 from forethought.mcp_server.rulebook import build_rulebook
-from forethought.plugins import get_app
+from forethought.plugins import registry
 from tests.mcp.conftest import run, text
 
 
@@ -75,7 +75,7 @@ def test_the_rulebook_groups_current_records_by_kind_then_area(memory: Forethoug
     old = memory.retain(key, "Releases ship on Tuesday.", kind="deployment").record
     memory.supersede(key, old.id, "Releases ship on Thursday.")
     memory.retain(key, "A candidate, not a rule.", kind="decision", status=Status.CANDIDATE)
-    book = build_rulebook(memory, get_app("project"), key)
+    book = build_rulebook(memory, registry().app("project"), key)
     headings = [line for line in book.markdown.splitlines() if line.startswith("#")]
     assert headings == [
         "# Rulebook: tillpoint (project)",

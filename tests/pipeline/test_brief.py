@@ -121,20 +121,25 @@ def test_a_login_task_gets_the_auth_and_identifier_rules(project: Forethought) -
 
 def test_topical_similarity_alone_is_not_enough() -> None:
     record = _record("The admin page requires single sign-on.")
-    verdict = heuristic_applicability("Write tests for the checkout page", record)
+    verdict = heuristic_applicability("Write tests for the checkout page", record, areas=GENERIC.areas)
     assert not verdict.applies and "page" in verdict.reason and "not enough" in verdict.reason
-    unrelated = heuristic_applicability("Plan the offsite agenda", _record(STRIPE))
+    unrelated = heuristic_applicability("Plan the offsite agenda", _record(STRIPE), areas=GENERIC.areas)
     assert not unrelated.applies and "in common" in unrelated.reason
 
 
 def test_tags_paths_and_always_tags_count() -> None:
     tagged = _record("Keep handlers thin.", tags=("area:billing",))
-    assert heuristic_applicability("Fix a billing rounding bug", tagged).applies
+    assert heuristic_applicability("Fix a billing rounding bug", tagged, areas=GENERIC.areas).applies
     path = _record("Route handlers under src/app/api validate input with zod.")
-    assert heuristic_applicability("Fix a bug", path, file_paths=["src/app/api/orders/route.ts"]).applies
-    assert not heuristic_applicability("Fix a bug", path).applies
+    assert heuristic_applicability(
+        "Fix a bug", path, file_paths=["src/app/api/orders/route.ts"], areas=GENERIC.areas
+    ).applies
+    assert not heuristic_applicability("Fix a bug", path, areas=GENERIC.areas).applies
     always = _record("Answer in British English.", tags=("always",))
-    assert heuristic_applicability("Anything at all", always).reason == "marked as applying to every task"
+    assert (
+        heuristic_applicability("Anything at all", always, areas=GENERIC.areas).reason
+        == "marked as applying to every task"
+    )
 
 
 def test_the_limit_keeps_the_best_ranked_and_lists_the_rest(memory: Forethought) -> None:

@@ -163,15 +163,15 @@ def test_a_low_confidence_record_only_warns(memory: Forethought) -> None:
 
 
 def test_failed_actions_are_read_from_kinds_and_attributes(bluetooth: Record) -> None:
-    assert failed_action(bluetooth) == "restart Bluetooth"
+    assert failed_action(bluetooth, APP.failed_kinds) == "restart Bluetooth"
     now = utcnow()
     base = {"id": "r", "space_id": "s", "handle": "h", "lineage_id": "r", "occurred_at": now, "recorded_at": now}
     tried = Record(kind="failed_approach", statement="We tried caching carts in Redis; it lost carts.", **base)
-    assert failed_action(tried) == "caching carts in Redis"
+    assert failed_action(tried, APP.failed_kinds) == "caching carts in Redis"
     worked = Record(
         kind="outcome_reported", statement="Re-pairing fixed it.", attributes={"outcome": "resolved"}, **base
     )
-    assert failed_action(worked) is None
+    assert failed_action(worked, APP.failed_kinds) is None
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from forethought.domain.times import utcnow
 from forethought.llm import FakeChatModel, FakeOpenAIServer, InvalidOutput, OpenAICompatibleModel
 from forethought.llm.fake_server import Status
 from forethought.pipeline.extract import extract_candidates
-from forethought.plugins import get_app
+from forethought.plugins import registry
 
 SESSION = Session(
     id="s1",
@@ -46,7 +46,7 @@ ANSWER = {
 
 
 def test_llm_extraction_over_http_types_candidates_and_rejects_bad_attributes() -> None:
-    app = get_app("career")
+    app = registry().app("career")
     with FakeOpenAIServer() as server:
         server.reply(json.dumps(ANSWER))
         model = OpenAICompatibleModel.local(server.base_url, model="fake-model")
@@ -64,7 +64,7 @@ def test_llm_extraction_over_http_types_candidates_and_rejects_bad_attributes() 
 
 
 def test_invalid_output_twice_degrades_to_the_heuristic_extractor() -> None:
-    app = get_app("career")
+    app = registry().app("career")
     model = FakeChatModel(["not json", "still not json"])
     result = extract_candidates(SESSION, app, model)
     assert result.mode == "heuristic" and result.degraded and InvalidOutput.code in result.degraded
@@ -73,7 +73,7 @@ def test_invalid_output_twice_degrades_to_the_heuristic_extractor() -> None:
 
 
 def test_a_server_error_degrades_too() -> None:
-    app = get_app("generic")
+    app = registry().app("generic")
     with FakeOpenAIServer(default=Status(500)) as server:
         model = OpenAICompatibleModel.local(server.base_url, model="m", max_retries=0)
         result = extract_candidates(SESSION, app, model)

@@ -10,7 +10,7 @@ from forethought import Forethought, InvalidInput
 from forethought.domain import Role
 from forethought.pipeline.capture import scrub
 from forethought.pipeline.transcripts import parse_transcript
-from forethought.plugins import get_app
+from forethought.plugins import registry
 
 
 def test_text_with_role_labels_and_continuation_lines() -> None:
@@ -72,4 +72,4 @@ def test_secrets_never_reach_the_stored_session(memory: Forethought) -> None:
 
 def test_scrub_hides_keys_behind_full_width_letters() -> None:
     hidden = "key: ｓｋ-proj-ABCDEFGHIJKLMNOPQRSTUVWX1234"
-    assert "ABCDEFGHIJKLMNOP" not in scrub(hidden, get_app("generic"))
+    assert "ABCDEFGHIJKLMNOP" not in scrub(hidden, registry().app("generic"))

@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from forethought import Forethought, SpaceKey, Status
-from forethought.plugins import get_app
+from forethought.plugins import registry
 from forethought.server.routes import ROUTERS
 from tests.reliability.server import ServerProcess
 
@@ -59,7 +59,7 @@ class Seeded:
 
 
 def _seed_space(memory: Forethought, app: str, subject: str) -> Ids:
-    key = SpaceKey(workspace=WORKSPACE, subject_type=get_app(app).subject_type, subject_id=subject)
+    key = SpaceKey(workspace=WORKSPACE, subject_type=registry().app(app).subject_type, subject_id=subject)
     ids: Ids = {"record_id": [], "trace_id": [], "session_id": []}
     for text in ("Use Postgres for the ledger service.", "The customer prefers email over phone calls."):
         record = memory.retain(key, text).record

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 from starlette.routing import BaseRoute
 
 from forethought import Forethought, SpaceKey, Status
-from forethought.plugins import get_app
+from forethought.plugins import registry
 from forethought.server import ServerSettings, create_app
 
 CANARY = "QX7CANARY"  # in every text of B, in no request of A
@@ -52,7 +52,7 @@ class Seeded:
 
 
 def _key(workspace: str, app: str, subject: str) -> SpaceKey:
-    return SpaceKey(workspace=workspace, subject_type=get_app(app).subject_type, subject_id=subject)
+    return SpaceKey(workspace=workspace, subject_type=registry().app(app).subject_type, subject_id=subject)
 
 
 def _seed(memory: Forethought) -> Seeded:

@@ -4,7 +4,12 @@ An app (career advisor, support desk, project memory, or a third party's) declar
 kinds with typed attribute models and review policies, and supplies the rule-based parts of each
 stage: a heuristic extractor, applicability rules for the brief, and policy checks for drafts. The
 LLM-backed stages are generic and read the app's kinds and guidance to build their prompts.
-Apps register through `forethought.plugins.register_app`, the same hook a third party uses.
+
+What a generic stage needs to know about an app's vocabulary it asks through the same hook names
+in every app: `extract` (the heuristic extractor), `areas` (the brief's areas of work),
+`failed_kinds` (the kinds that record a failed attempt, which `check` looks for), `identity` on
+each `KindSpec`, and `demo` (the app's demo data). Apps register through
+`forethought.plugins.Registry.add_app`, the same hook a third party uses.
 """
 
 from __future__ import annotations
@@ -16,15 +21,37 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from forethought.apps.areas import WORK_AREAS, Area
+from forethought.apps.demo import Demo
 from forethought.domain import Record, Session
 from forethought.domain.candidates import Candidate
 
-__all__ = ["App", "Applicability", "KindSpec", "PolicyFinding", "Review"]
+__all__ = ["FAILED_ATTEMPT_KINDS", "App", "Applicability", "Failed", "KindSpec", "PolicyFinding", "Review"]
 
 
 class Review(StrEnum):
     AUTO = "auto"  # approved on arrival (e.g. what a person states about themselves)
     HUMAN = "human"  # waits in the inbox (e.g. team decisions)
+
+
+class Failed(StrEnum):
+    """When a record of a failed-attempt kind says that the attempt failed."""
+
+    ALWAYS = "always"  # the kind itself says so ("we tried X; it failed")
+    # only when its attributes say so: `outcome`/`result`/`status` names a failure, or
+    # `succeeded`/`success`/`worked` is false (an attempt, an outcome that may have been a fix)
+    WHEN_ATTRIBUTES_SAY = "when_attributes_say"
+
+
+# The kinds the built-in apps write failed attempts with (project's failed approach, support's
+# attempts and outcomes). The façade stores a record of any kind in any space, and spaces of every
+# app hold them today (a career student's failed approach, a support customer's), so every app
+# counts them unless it says otherwise.
+FAILED_ATTEMPT_KINDS: Mapping[str, Failed] = {
+    "failed_approach": Failed.ALWAYS,
+    "outcome_reported": Failed.WHEN_ATTRIBUTES_SAY,
+    "action_attempted": Failed.WHEN_ATTRIBUTES_SAY,
+}
 
 
 class KindSpec(BaseModel):
@@ -63,7 +90,8 @@ class PolicyFinding(BaseModel):
 
 
 class App(ABC):
-    """An application's memory model. Subclasses set the class attributes and the three hooks."""
+    """An application's memory model. Subclasses set the class attributes and `extract`; every
+    other hook has a default."""
 
     name: str  # "career", "support", "project", "generic"
     title: str
@@ -74,6 +102,11 @@ class App(ABC):
     extraction_guidance: str = ""
     # Who the assistant is in this app's conversations (the generator's instructions).
     persona: str = "You are a helpful assistant that remembers what matters about the person you talk to."
+    # The brief's areas of work: a task and a record sharing one weigh as specific evidence.
+    areas: ClassVar[tuple[Area, ...]] = WORK_AREAS
+    # Kinds that record a failed attempt: `check` recalls them for every draft and flags a draft
+    # that recommends one again.
+    failed_kinds: ClassVar[Mapping[str, Failed]] = FAILED_ATTEMPT_KINDS
 
     @abstractmethod
     def extract(self, session: Session) -> list[Candidate]:
@@ -97,3 +130,7 @@ class App(ABC):
         bluetooth"), so `check` can match a failed action recommended again in other words.
         None when the app has no action vocabulary or the text names no known action."""
         return None
+
+    def demo(self) -> Demo:
+        """The app's demo data (memories to seed, a tour's session); the default has none."""
+        return Demo()

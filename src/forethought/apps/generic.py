@@ -9,6 +9,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from forethought.apps.base import App, KindSpec, Review
+from forethought.apps.demo import Demo, DemoMemory
 from forethought.domain import Evidence, Role, Session
 from forethought.domain.candidates import Candidate
 from forethought.text.sentences import sentences
@@ -33,6 +34,20 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("note", re.compile(r"^\s*(?P<body>(?:always|never)\s+.+)", re.I)),
 ]
 
+# One person's notes (what `serve --demo` seeds for the generic app).
+_DEMO = Demo(
+    memories=(
+        DemoMemory(
+            subject="me",
+            external_id="me-short",
+            kind="preference",
+            text="I prefer short answers with code first.",
+            occurred_at="2026-01-05",
+            attributes={"polarity": "likes"},
+        ),
+    )
+)
+
 
 class GenericApp(App):
     name = "generic"
@@ -52,6 +67,9 @@ class GenericApp(App):
             name="decision", description="A decision that was made.", attributes=_NoAttributes, review=Review.HUMAN
         ),
     }
+
+    def demo(self) -> Demo:
+        return _DEMO
 
     def extract(self, session: Session) -> list[Candidate]:
         found: list[Candidate] = []

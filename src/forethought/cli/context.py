@@ -59,7 +59,7 @@ class Context:
     def model(self) -> ChatModel | None:
         """The configured chat model, or None for the heuristic mode."""
         if not self._model_made:
-            from forethought.llm.factory import model_from_settings
+            from forethought.plugins import model_from_settings
 
             self._model = model_from_settings(self.settings.llm)
             self._model_made = True

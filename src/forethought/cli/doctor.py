@@ -28,11 +28,11 @@ def _store(ctx: Context) -> dict[str, Any]:
 
 
 def _embedder(ctx: Context) -> dict[str, Any]:
-    from forethought.plugins import make_embedder
+    from forethought.plugins import registry
 
     info: dict[str, Any] = {"name": ctx.settings.embedder}
     try:
-        embedder = make_embedder(ctx.settings.embedder)
+        embedder = registry().embedder(ctx.settings.embedder)()
         vector = embedder.embed_one("forethought doctor")
         info.update(ok=True, model=embedder.name, dim=int(vector.shape[0]), detail="loaded, files verified")
     except ForethoughtError as exc:
@@ -64,10 +64,10 @@ def _model(ctx: Context) -> dict[str, Any]:
 
 
 def doctor(ctx: Context) -> Output:
-    from forethought.plugins import app_names
+    from forethought.plugins import registry
 
     store, embedder, model = _store(ctx), _embedder(ctx), _model(ctx)
-    apps = app_names()
+    apps = registry().names("app")
     report: dict[str, Any] = {
         "version": __version__,
         "python": platform.python_version(),

@@ -110,9 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo(embedder=settings.embedder)
         if args.command == "mcp":
             return mcp.serve_mcp(args, settings)
-        from forethought.plugins import get_app
+        from forethought.plugins import registry
 
-        ctx = Context(args=args, settings=settings, app=get_app(getattr(args, "app", "generic")))
+        ctx = Context(args=args, settings=settings, app=registry().app(getattr(args, "app", "generic")))
         output = COMMANDS[args.command](ctx)
         print(json.dumps(output.data, ensure_ascii=False) if args.json else output.text or "")
         return output.code

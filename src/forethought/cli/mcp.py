@@ -39,13 +39,13 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
 def serve_mcp(args: argparse.Namespace, settings: Settings, environ: Mapping[str, str] = os.environ) -> int:
     from forethought.domain.limits import check_name
     from forethought.facade import Forethought
-    from forethought.llm.factory import model_from_settings
     from forethought.mcp_server import Defaults, local_caller, run_http, run_stdio
     from forethought.mcp_server.http import LOOPBACK, MCP_PATH
-    from forethought.plugins import get_app
+    from forethought.plugins import model_from_settings, registry
 
     defaults = Defaults(
-        app=get_app(args.app).name, project=None if args.space is None else check_name(args.space, field="--space")
+        app=registry().app(args.app).name,
+        project=None if args.space is None else check_name(args.space, field="--space"),
     )
     model = model_from_settings(settings.llm)
     with Forethought.open(settings.db, embedder=settings.embedder, actor="mcp", model=model) as memory:

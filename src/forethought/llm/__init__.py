@@ -17,7 +17,6 @@ from forethought.llm.base import (
     Usage,
 )
 from forethought.llm.config import LLMSettings
-from forethought.llm.factory import model_from_settings
 from forethought.llm.fake import FakeCall, FakeChatModel
 from forethought.llm.fake_server import FakeOpenAIServer, RecordedRequest
 from forethought.llm.health import Health, health_check
@@ -47,5 +46,4 @@ __all__ = [
     "complete_structured",
     "extract_json_object",
     "health_check",
-    "model_from_settings",
 ]

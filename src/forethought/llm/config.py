@@ -2,7 +2,7 @@
 
 The library never reads the environment: an entry point hands the process environment to
 `LLMSettings.from_env` (or nests `LLMSettings` in its own settings) and passes the result to
-`model_from_settings`.
+`forethought.plugins.model_from_settings`.
 
 Environment, in order of precedence:
 - FORETHOUGHT_LLM_PROVIDER (none | groq | openai | openai_compatible) forces the provider;

@@ -46,10 +46,10 @@ INSTRUCTIONS = (
 
 
 def build_server(memory: Forethought, identify: Identify, *, defaults: Defaults | None = None) -> Server[Any]:
-    from forethought.plugins import app_names
+    from forethought.plugins import registry
 
     chosen = defaults or Defaults()
-    apps = app_names()
+    apps = registry().names("app")
     listed = [spec.describe(apps=apps, defaults=chosen) for spec in TOOLS.values()]
 
     async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None) -> ListToolsResult:

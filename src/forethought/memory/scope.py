@@ -17,7 +17,7 @@ from collections.abc import Callable
 from forethought.apps.base import App
 from forethought.domain import Space, SpaceKey
 from forethought.errors import InvalidInput, NotFound, validation_reason
-from forethought.plugins import app_names, get_app
+from forethought.plugins import registry
 
 __all__ = ["Scope", "SpaceResolver", "UnknownApp", "find_app", "resolve_scope"]
 
@@ -94,10 +94,11 @@ def find_app(app: App | str) -> App:
     """The app itself, or the installed app of that name (UnknownApp otherwise)."""
     if isinstance(app, App):
         return app
+    plugins = registry()
     try:
-        return get_app(app)
+        return plugins.app(app)
     except InvalidInput:
-        raise UnknownApp(app, app_names()) from None
+        raise UnknownApp(app, plugins.names("app")) from None
 
 
 def resolve_scope(

@@ -71,7 +71,7 @@ def ask(
 
 def _relevant(app: App, question: str, record: Record) -> bool:
     rule = app.applicability(question, record)
-    return (rule or heuristic_applicability(question, record)).applies
+    return (rule or heuristic_applicability(question, record, areas=app.areas)).applies
 
 
 def _extractive(question: str, current: list[Record], history: list[Record]) -> Answer:

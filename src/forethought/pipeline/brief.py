@@ -9,7 +9,7 @@ record similar; that is why it is here). A record applies when it and the task s
 *specific* evidence, weighed as:
 - an identifier or proper name (`PrismaClient`, `localStorage`, `Stripe`): 2 each;
 - a content word outside `GENERIC_WORDS`, compared after light stemming: 1 each;
-- an area of work both touch (`AREAS`: auth, ui, database, ...): 2;
+- an area of work both touch (the app's `areas`: auth, ui, database, ...): 2;
 - a record tag (or its part after `:`) the task or a file path names: 2;
 - a file path part the record names (`api`, `route.ts`), or the record naming the path: 2;
 and applies at a weight of `MIN_WEIGHT` (2): one identifier, two words, one shared area. A record
@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 
+from forethought.apps.areas import Area
 from forethought.apps.base import Applicability
 from forethought.domain import Record, Status
 from forethought.domain.limits import MAX_QUERY
@@ -48,26 +50,6 @@ MIN_WEIGHT = 2
 ALWAYS_TAGS = frozenset({"always", "scope:global"})
 
 
-# Coarse areas of work (`name: words`): a task and a record that both touch one share an area.
-_AREA_LINES = """
-auth: auth authentication authorization login logout signin signup password token session cookie csrf jwt oauth sso mfa
-ui: ui component button toggle header footer navbar sidebar modal css style styling theme dark layout tailwind icon font
-database: database db sql query migration schema table prisma postgres mysql sqlite pool connection orm pgbouncer
-payments: payment stripe checkout billing invoice refund subscription charge
-deployment: deploy deployment release ci pipeline docker kubernetes staging production rollout
-testing: test testing pytest jest e2e coverage fixture mock
-logging: log logging logger telemetry pii privacy
-api: api endpoint route handler request response rest graphql envelope webhook
-caching: cache caching redis ttl cdn
-connectivity: bluetooth wifi wireless network router modem pairing pair unpair disconnect connect reconnect signal
-audio: headphone headset earbuds speaker audio sound microphone
-career: internship intern job role resume cv interview offer application apply recruiter hiring career
-"""
-AREAS = {
-    name: word_keys(vocab) for name, _, vocab in (line.partition(":") for line in _AREA_LINES.strip().splitlines())
-}
-
-
 def _path_parts(paths: Sequence[str]) -> set[str]:
     parts: set[str] = set()
     for path in paths:
@@ -76,8 +58,17 @@ def _path_parts(paths: Sequence[str]) -> set[str]:
     return {word_key(p) for p in parts} - GENERIC_WORDS - {"src", "lib", "app", "index", "main", "tsx", "jsx"}
 
 
-def heuristic_applicability(task: str, record: Record, *, file_paths: Sequence[str] = ()) -> Applicability:
-    """Whether `record` applies to `task`, by shared specific evidence (see the module doc)."""
+@lru_cache(maxsize=64)
+def _area_keys(areas: tuple[Area, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each area's words, stemmed as a task's are (an app's areas are a constant: cached)."""
+    return tuple((area.name, word_keys(" ".join(area.words))) for area in areas)
+
+
+def heuristic_applicability(
+    task: str, record: Record, *, areas: Sequence[Area], file_paths: Sequence[str] = ()
+) -> Applicability:
+    """Whether `record` applies to `task`, by shared specific evidence (see the module doc);
+    `areas` are the app's areas of work."""
     tags = {t.lower() for t in record.tags}
     if tags & ALWAYS_TAGS:
         return Applicability(applies=True, reason="marked as applying to every task")
@@ -93,8 +84,9 @@ def heuristic_applicability(task: str, record: Record, *, file_paths: Sequence[s
     if shared_words:
         weight += len(shared_words)
         reasons.append("shares " + ", ".join(f"'{task_words[w]}'" for w in shared_words[:4]))
-    areas = [(name, task_words.keys() & vocab, record_words.keys() & vocab) for name, vocab in AREAS.items()]
-    if common := [(name, mine, theirs) for name, mine, theirs in areas if mine and theirs]:
+    vocabularies = _area_keys(tuple(areas))
+    touched = [(name, task_words.keys() & vocab, record_words.keys() & vocab) for name, vocab in vocabularies]
+    if common := [(name, mine, theirs) for name, mine, theirs in touched if mine and theirs]:
         weight += 2
         name, mine, theirs = common[0]
         seen = sorted({task_words[k] for k in mine} | {record_words[k] for k in theirs})
@@ -168,7 +160,7 @@ def build_brief(
         else:
             open_records.append(record)
     judge_start = time.perf_counter()
-    mode, degraded, usage = _judge(model, task, open_records, file_paths, verdicts)
+    mode, degraded, usage = _judge(model, task, open_records, file_paths, verdicts, app.areas)
     timings["judge"] = elapsed_ms(judge_start)
     used: list[BriefItem] = []
     for hit in hits:
@@ -207,6 +199,7 @@ def _judge(
     records: list[Record],
     file_paths: Sequence[str],
     verdicts: dict[str, Applicability],
+    areas: Sequence[Area],
 ) -> tuple[str, str | None, Usage]:
     """Fill `verdicts` for `records`: the model's where it answers, the heuristic's elsewhere.
     Returns (mode, degraded, usage)."""
@@ -227,7 +220,7 @@ def _judge(
                     verdicts[record.id] = Applicability(applies=said.applies, reason=f"llm: {reason}")
     for record in records:
         if record.id not in verdicts:
-            verdict = heuristic_applicability(task, record, file_paths=file_paths)
+            verdict = heuristic_applicability(task, record, areas=areas, file_paths=file_paths)
             if mode != "heuristic":  # the model gave no verdict on this one
                 verdict = Applicability(applies=verdict.applies, reason=f"heuristic: {verdict.reason}")
             verdicts[record.id] = verdict

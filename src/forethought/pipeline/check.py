@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from forethought.apps.base import App
+from forethought.apps.base import App, Failed
 from forethought.domain import Record, Status, handle_for
 from forethought.errors import BackendError, InvalidInput
 from forethought.llm.base import ChatModel, ProviderError, Usage
@@ -55,7 +55,6 @@ MAX_PATTERN_CHARS = 500
 MAX_CLAUSES = 400  # recommending clauses compared per draft (bounds the embedding call)
 MIN_EXCERPT_CHARS = 4
 RECALL_K = 20
-FAILED_KINDS = ("failed_approach", "outcome_reported", "action_attempted")
 _FAILED_VALUES = frozenset({"failed", "failure", "fail", "did_not_work", "not_fixed", "unsuccessful", "no_effect"})
 
 _TRIED_HEAD = re.compile(r"^(?:the customer|they|we|the user|i|he|she)\s+(?:tried|attempted)\s+", re.I)
@@ -77,13 +76,15 @@ IMPERATIVE = frozenset(  # verbs that open an instruction ("Restart the router."
 )
 
 
-def failed_action(record: Record) -> str | None:
+def failed_action(record: Record, failed_kinds: Mapping[str, Failed]) -> str | None:
     """The action a record says failed (its `action`/`approach` attribute, or its statement with
-    the failure wording cut off), or None when the record is not about a failed action."""
+    the failure wording cut off), or None when the record is not about a failed action.
+    `failed_kinds` are the app's kinds that record a failed attempt (`App.failed_kinds`)."""
     attrs = record.attributes
     said = {str(attrs.get(k, "")).lower().replace(" ", "_") for k in ("outcome", "result", "status")}
-    failed = record.kind == "failed_approach" or (
-        record.kind in FAILED_KINDS
+    when = failed_kinds.get(record.kind)
+    failed = when is Failed.ALWAYS or (
+        when is Failed.WHEN_ATTRIBUTES_SAY
         and (bool(said & _FAILED_VALUES) or any(attrs.get(k) is False for k in ("succeeded", "success", "worked")))
     )
     if not failed:
@@ -145,15 +146,21 @@ def check_draft(
 
 def _recall_for(memory: Memory, scope: Scope, draft: str) -> tuple[list[Record], set[str]]:
     """Current records relevant to the draft, and the ids the heuristic judge finds applicable."""
+    app = scope.app
     if not draft.strip() or not memory.list_records(scope, limit=1):
         return [], set()
     query = query_for(draft)
     found: dict[str, Record] = {}
-    for kinds in ((), FAILED_KINDS):  # failed actions are looked for even when other records rank higher
+    # Failed actions are looked for even when other records rank higher.
+    for kinds in ((), tuple(app.failed_kinds)) if app.failed_kinds else ((),):
         for hit in memory.recall(scope, query, k=RECALL_K, kinds=kinds).hits:
             found.setdefault(hit.record.id, hit.record)
     records = list(found.values())
-    relevant = {r.id for r in records if failed_action(r) or heuristic_applicability(query, r).applies}
+    relevant = {
+        r.id
+        for r in records
+        if failed_action(r, app.failed_kinds) or heuristic_applicability(query, r, areas=app.areas).applies
+    }
     return records, relevant
 
 
@@ -220,7 +227,7 @@ def _imperative(text: str) -> bool:
 
 
 def _actions(memory: Memory, app: App, draft: str, records: Sequence[Record]) -> list[Violation]:
-    failed = [(r, a) for r in records if (a := failed_action(r))]
+    failed = [(r, a) for r in records if (a := failed_action(r, app.failed_kinds))]
     clauses = _recommending(draft) if failed else []
     if not clauses:
         return []

@@ -1,5 +1,5 @@
-"""Demo data for `forethought serve --demo`: a few memories per app in the `demo` workspace, and
-a demo API key kept beside the database so every run prints the same working key.
+"""`forethought serve --demo`: each app's demo memories (its `demo` hook) in the `demo` workspace,
+and a demo API key kept beside the database so every run prints the same working key.
 
 Seeding is idempotent: every memory has an external id, so a second run finds each one and
 creates nothing. Keys are stored hashed, so the full demo key is kept in `<db>.demo-key` (mode
@@ -9,76 +9,37 @@ creates nothing. Keys are stored hashed, so the full demo key is kept in `<db>.d
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from forethought.domain import CheckPatterns
+from forethought.apps.base import App
+from forethought.apps.demo import DemoMemory
 from forethought.facade import Forethought
+from forethought.plugins import registry
 
-__all__ = ["DEMO", "DEMO_WORKSPACE", "DemoMemory", "demo_key", "key_file", "seed_demo"]
+__all__ = ["DEMO_WORKSPACE", "demo_key", "demo_memories", "key_file", "seed_demo"]
 
 DEMO_WORKSPACE = "demo"
 
 
-@dataclass(frozen=True)
-class DemoMemory:
-    app: str
-    subject: str
-    external_id: str
-    kind: str
-    text: str
-    occurred_at: str
-    attributes: dict[str, Any] | None = None
-    tags: tuple[str, ...] = ()
-    check: CheckPatterns | None = None
+# Spaces list in the order they were created: the built-in apps' demos keep the order they were
+# always seeded in; a plugin's app with a demo comes after them.
+FIRST = ("career", "support", "project", "generic")
 
 
-DEMO: list[DemoMemory] = [
-    # career: a student with a rejected application
-    DemoMemory("career", "maya", "maya-python", "skill", "Maya knows Python well (three years).", "2026-01-10",
-               {"name": "Python", "level": "advanced", "has": True}),
-    DemoMemory("career", "maya", "maya-no-java", "skill", "Maya does not know Java.", "2026-01-10",
-               {"name": "Java", "level": "unknown", "has": False}),
-    DemoMemory("career", "maya", "maya-target", "target_role", "Maya wants to become a data engineer.", "2026-01-12",
-               {"role": "data engineer"}),
-    DemoMemory("career", "maya", "maya-shopify", "application",
-               "Maya's application to Shopify for the backend intern role was rejected.", "2026-02-20",
-               {"company": "Shopify", "role": "backend intern", "status": "rejected"}),
-    DemoMemory("career", "maya", "maya-remote", "preference", "Maya strongly prefers remote work.", "2026-01-12",
-               {"topic": "work_mode", "value": "remote", "avoid": False, "strength": "strong"}),
-    # support: a customer whose first fix failed
-    DemoMemory("support", "acme-corp", "acme-sync", "problem_reported",
-               "Acme's invoices stopped syncing to QuickBooks after the March update.", "2026-03-03",
-               {"summary": "invoices stopped syncing to QuickBooks", "product": "QuickBooks sync"}),
-    DemoMemory("support", "acme-corp", "acme-cache-tried", "action_attempted",
-               "The customer cleared the browser cache to fix the QuickBooks sync.", "2026-03-03",
-               {"action": "clear the browser cache", "problem": "QuickBooks sync"}),
-    DemoMemory("support", "acme-corp", "acme-cache-failed", "outcome_reported",
-               "Clearing the browser cache did not fix the QuickBooks sync.", "2026-03-04",
-               {"action": "clear the browser cache", "outcome": "failed", "problem": "QuickBooks sync"}),
-    # project: a code project with decisions
-    DemoMemory("project", "tillpoint", "tp-postgres", "decision", "Use Postgres for the ledger service.", "2026-02-01",
-               {"what": "use Postgres for the ledger service", "area": "db"}, ("db",)),
-    DemoMemory("project", "tillpoint", "tp-date-fns", "decision",
-               "Format dates with date-fns; never use moment.js in this project.", "2026-02-10",
-               {"what": "format dates with date-fns", "alternatives_rejected": ["moment.js"], "area": "frontend"},
-               ("frontend",), CheckPatterns(forbid=(r"""(?:from|require\()\s*['"]moment['"]""",))),
-    DemoMemory("project", "tillpoint", "tp-tokens", "security_constraint",
-               "Refresh tokens live in httpOnly cookies; never put them in localStorage.", "2026-02-12",
-               {"rule": "refresh tokens only in httpOnly cookies", "area": "auth"}, ("auth",)),
-    # generic: one person's notes
-    DemoMemory("generic", "me", "me-short", "preference", "I prefer short answers with code first.", "2026-01-05",
-               {"polarity": "likes"}),
-]  # fmt: skip
+def demo_memories() -> list[tuple[App, DemoMemory]]:
+    """Every registered app's demo memories, each with its app, in seeding order."""
+    plugins = registry()
+    names = [n for n in FIRST if n in plugins.names("app")]
+    names += [n for n in plugins.names("app") if n not in FIRST]
+    return [(app, item) for app in map(plugins.app, names) for item in app.demo().memories]
 
 
 def seed_demo(memory: Forethought) -> int:
     """Retain the demo memories that are missing; returns how many were created."""
     created = 0
-    for item in DEMO:
+    for app, item in demo_memories():
         done = memory.retain(
-            memory.scope(item.app, item.subject, workspace=DEMO_WORKSPACE),
+            memory.scope(app, item.subject, workspace=DEMO_WORKSPACE),
             item.text,
             kind=item.kind,
             tags=item.tags,

@@ -12,9 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from forethought.apps.base import App, Applicability, KindSpec, PolicyFinding, Review
-from forethought.apps.career.extract import extract_career
+from forethought.apps.career.demo import DEMO
+from forethought.apps.career.extract import extract
 from forethought.apps.career.kinds import GUIDANCE, KINDS, UNSPECIFIED_ROLE
 from forethought.apps.career.policy import career_applicability, career_findings
+from forethought.apps.demo import Demo
 from forethought.domain import Record, Role, Session
 from forethought.domain.candidates import Candidate
 
@@ -34,7 +36,10 @@ class CareerApp(App):
     )
 
     def extract(self, session: Session) -> list[Candidate]:
-        return extract_career(session)
+        return extract(session)
+
+    def demo(self) -> Demo:
+        return DEMO
 
     def review(self, candidate: Candidate) -> Review:
         """Auto-approve the student's own statements of a known kind; everything else waits for a person."""

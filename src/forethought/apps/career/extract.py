@@ -18,7 +18,7 @@ from forethought.domain import Evidence, Role, Session, Turn
 from forethought.domain.candidates import Candidate
 from forethought.text.sentences import sentences
 
-__all__ = ["extract_career"]
+__all__ = ["extract"]
 
 
 def _key(found: Found) -> tuple[object, ...]:
@@ -52,7 +52,7 @@ def _merge(existing: Candidate, found: Found, new: Candidate) -> Candidate:
     return existing.model_copy(update={"evidence": evidence})
 
 
-def extract_career(session: Session) -> list[Candidate]:
+def extract(session: Session) -> list[Candidate]:
     """Candidates from the student's turns of `session` (see the module docstring)."""
     memory = ApplicationMemory()
     by_key: dict[tuple[object, ...], Candidate] = {}

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from forethought.apps.base import App, Applicability, KindSpec, PolicyFinding, Review
+from forethought.apps.demo import Demo
+from forethought.apps.project.demo import DEMO
 from forethought.apps.project.extract import extract
 from forethought.apps.project.kinds import KINDS
 from forethought.apps.project.policy import applicability, policy_findings
@@ -47,6 +49,9 @@ class ProjectApp(App):
 
     def extract(self, session: Session) -> list[Candidate]:
         return extract(session)
+
+    def demo(self) -> Demo:
+        return DEMO
 
     def review(self, candidate: Candidate) -> Review:
         """Human review for anything binding the team or asserted by an agent or tool; a person's own

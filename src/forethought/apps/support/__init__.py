@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from forethought.apps.base import App, Applicability, KindSpec, PolicyFinding, Review
+from forethought.apps.demo import Demo
 from forethought.apps.support.actions import find_actions, normalise_action
-from forethought.apps.support.extract import extract_support
+from forethought.apps.support.demo import DEMO
+from forethought.apps.support.extract import extract
 from forethought.apps.support.kinds import GUIDANCE, KINDS
 from forethought.apps.support.policy import support_applicability, support_findings
 from forethought.domain import Record, Role, Session
@@ -38,7 +40,10 @@ class SupportApp(App):
     )
 
     def extract(self, session: Session) -> list[Candidate]:
-        return extract_support(session)
+        return extract(session)
+
+    def demo(self) -> Demo:
+        return DEMO
 
     def review(self, candidate: Candidate) -> Review:
         """Customer statements and agent suggestions are approved on arrival; other agent claims wait."""

@@ -28,7 +28,7 @@ from forethought.domain.candidates import Candidate, Flag
 from forethought.text.sentences import sentences
 from forethought.text.slugs import tag_value
 
-__all__ = ["extract_support"]
+__all__ = ["extract"]
 
 _KB = re.compile(
     r"\b(?:knowledge\s+base|kb|help\s+(?:center|centre)|(?:support|help|kb)\s+article|our\s+(?:docs|documentation|"
@@ -282,7 +282,7 @@ def _resolved(state: _State, turn: Turn, sentence: str, targets: list[str]) -> N
         )
 
 
-def extract_support(session: Session) -> list[Candidate]:
+def extract(session: Session) -> list[Candidate]:
     """Candidates from every turn of `session` (see the module docstring)."""
     state = _State(session)
     for turn in session.turns:

@@ -6,7 +6,7 @@ from collections import Counter
 
 from fastapi import APIRouter
 
-from forethought.plugins import app_names, get_app
+from forethought.plugins import registry
 from forethought.server.deps import CallerDep, ServicesDep
 from forethought.server.schemas.admin import AppOut, WorkspaceOut
 from forethought.server.schemas.common import ERRORS
@@ -19,7 +19,7 @@ router = APIRouter(prefix="/v1/workspace", tags=["keys"], responses=ERRORS)
 @router.get("", summary="Your workspace (from your key) and its apps", response_model=WorkspaceOut)
 def workspace(caller: CallerDep, services: ServicesDep) -> WorkspaceOut:
     held = Counter(space.key.subject_type for space in caller.memory.list_spaces(caller.workspace))
-    apps = [get_app(name) for name in app_names()]
+    apps = [registry().app(name) for name in registry().names("app")]
     return WorkspaceOut(
         workspace=caller.workspace,
         key_id=caller.key_id,

@@ -11,7 +11,7 @@ from forethought.apps.base import App
 from forethought.domain import Space
 from forethought.domain.limits import check_name
 from forethought.errors import InvalidInput
-from forethought.plugins import app_names, get_app
+from forethought.plugins import registry
 from forethought.web.deps import Viewer, ViewerDep, resolve_app, subject_url
 from forethought.web.errors import PageRoute
 from forethought.web.render import page
@@ -31,7 +31,7 @@ class AppSubjects:
 
 
 def _apps(viewer: Viewer) -> list[AppSubjects]:
-    apps = [get_app(name) for name in app_names()]
+    apps = [registry().app(name) for name in registry().names("app")]
     return [AppSubjects(a, viewer.memory.list_spaces(viewer.workspace, subject_type=a.subject_type)) for a in apps]
 
 
