@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from forethought.apps.base import App
 from forethought.domain import Record, Session, SpaceKey, Status, Turn
 from forethought.domain.candidates import Candidate, Rejection
 from forethought.errors import NotFound
+from forethought.pipeline.trace import Trace
 
 if TYPE_CHECKING:  # the stage modules import the façade; load them when called, not at import
     from forethought.facade import Forethought
@@ -231,16 +232,17 @@ class PipelineApi:
 
     def list_traces(
         self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[Trace]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
         space_id = self._space_id(app, space)
         if space_id is None:
             return []
-        return _memory(self).store.list_traces(space_id, limit=limit, before_id=before_id)
+        found = _memory(self).store.list_traces(space_id, limit=limit, before_id=before_id)
+        return [Trace.from_stored(data) for data in found]
 
-    def trace(self, space: SpaceKey | str, trace_id: str, app: AppRef = "generic") -> dict[str, Any]:
+    def trace(self, space: SpaceKey | str, trace_id: str, app: AppRef = "generic") -> Trace:
         """One stored trace; NotFound for an unknown id or one of another space."""
         space_id = self._space_id(app, space)
         if space_id is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
-        return _memory(self).store.get_trace(space_id, trace_id)
+        return Trace.from_stored(_memory(self).store.get_trace(space_id, trace_id))
