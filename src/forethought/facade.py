@@ -26,6 +26,7 @@ from forethought.memory.scope import find_app
 from forethought.memory.writing import TimeRef
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.service import Extracted, Inbox, Pipeline, SessionSubmission
+from forethought.pipeline.trace import Trace
 from forethought.pipeline.turn import TurnResult
 from forethought.plugins import open_store, registry
 from forethought.recall import RecallConfig, RecallResult
@@ -367,10 +368,10 @@ class Forethought:
         """One captured session with its turns; NotFound for another space's."""
         return self.pipeline.get_session(scope, session_id)
 
-    def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[dict[str, Any]]:
+    def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Trace]:
         """Stored traces, newest first (a keyset cursor in `before_id`)."""
         return self.pipeline.list_traces(scope, limit=limit, before_id=before_id)
 
-    def trace(self, scope: Scope, trace_id: str) -> dict[str, Any]:
+    def trace(self, scope: Scope, trace_id: str) -> Trace:
         """One stored trace; NotFound for an unknown id or one of another space."""
         return self.pipeline.trace(scope, trace_id)

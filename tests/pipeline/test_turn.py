@@ -35,11 +35,11 @@ def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Fore
     assert trace.heuristic and trace.mode == "heuristic"
     assert result.reply.startswith(HEURISTIC_NOTE)
     stored = memory.trace(memory.scope("generic", "ana"), trace.id)
-    assert [s["name"] for s in stored["stages"]] == ORDER and stored["heuristic"] is True
+    assert [s.name for s in stored.stages] == ORDER and stored.heuristic is True
     session = memory.store.get_session(trace.space_id, result.session_id)
     assert [t.role for t in session.turns] == [Role.USER, Role.AGENT]
     assert "sk-proj-" not in session.turns[0].text and "[REDACTED:" in session.turns[0].text
-    assert trace.memory["auto_approved"], "the note should be remembered"
+    assert trace.memory.auto_approved, "the note should be remembered"
     # the next turn recalls it before generating, and says which record it used and why
     again = memory.turn(
         memory.scope("generic", "ana"), "Can I write test data to the staging database?", session_id=result.session_id
@@ -115,8 +115,10 @@ def test_a_trace_keeps_what_was_violated_but_no_memory_text(memory: Forethought)
         memory.scope("generic", "ana"), "How do I keep the refresh token after login with localStorage?"
     )
     stored = memory.trace(memory.scope("generic", "ana"), result.trace_id)
-    assert [v["rule"] for v in stored["violations"]] == ["matches a pattern memory forbids"]  # the last check
-    assert "Never store refresh tokens" not in json.dumps(stored)  # `forget` must leave no text behind
+    assert [v.rule for v in stored.violations] == ["matches a pattern memory forbids"]  # the last check
+    row = memory.store.get_trace(result.trace.space_id, result.trace_id)  # what the store keeps, verbatim
+    assert "Never store refresh tokens" not in json.dumps(row)  # `forget` must leave no text behind
+    assert "Never store refresh tokens" not in stored.model_dump_json()
 
 
 def test_a_model_that_is_down_degrades_the_turn_but_loses_nothing(memory: Forethought) -> None:
@@ -145,7 +147,7 @@ def test_a_failing_memorize_stage_keeps_the_exchange(memory: Forethought, monkey
     stage = next(s for s in result.trace.stages if s.name == "memorize")
     assert stage.status == "failed" and "nothing remembered" in stage.note
     assert len(memory.store.get_session(result.trace.space_id, result.session_id).turns) == 2
-    assert memory.trace(memory.scope("generic", "ana"), result.trace_id)["id"] == result.trace_id
+    assert memory.trace(memory.scope("generic", "ana"), result.trace_id).id == result.trace_id
 
 
 def _route_request(request: object) -> Reply:

@@ -221,7 +221,7 @@ def _snapshot(memory: Forethought, seeded: Seeded) -> str:
         parts.append([r.model_dump(mode="json") for r in records])
         parts.append([e.model_dump(mode="json") for e in memory.audit_events(key, limit=10_000)])
         parts.append([s.model_dump(mode="json") for s in memory.list_sessions(key, app, limit=10_000)])
-        parts.append(memory.list_traces(key, app, limit=10_000))
+        parts.append([t.model_dump(mode="json") for t in memory.list_traces(key, app, limit=10_000)])
     parts.append([k.model_dump(mode="json") for k in memory.list_api_keys(B)])
     parts.append([s.model_dump(mode="json") for s in memory.list_spaces(B)])
     return json.dumps(parts, sort_keys=True, default=str)

@@ -95,13 +95,13 @@ def chat(ctx: Context) -> Output:
         "trace": t.id,
         "blocked": result.blocked,
         "heuristic": t.heuristic,
-        "used": t.used,
-        "memory": t.memory,
+        "used": [u.model_dump(mode="json") for u in t.used],
+        "memory": t.memory.model_dump(mode="json"),
     }
     timing = ", ".join(f"{s.name} {s.ms:.0f}ms" + ("" if s.status == "ok" else f" ({s.status})") for s in t.stages)
     text = f"{result.reply}\n\n-- session {result.session_id}, trace {t.id}\n-- {timing}"
     if t.used:
-        text += "\n-- memory used: " + "; ".join(f"{u['handle']} ({u['reason']})" for u in t.used)
+        text += "\n-- memory used: " + "; ".join(f"{u.handle} ({u.reason})" for u in t.used)
     return Output(data, text)
 
 
@@ -200,13 +200,10 @@ def ask(ctx: Context) -> Output:
 
 
 def trace(ctx: Context) -> Output:
-    data = ctx.memory().trace(ctx.scope, ctx.args.trace_id)
-    lines = [f"trace {data['id']} ({data['mode']}){' BLOCKED' if data.get('blocked') else ''}"]
-    lines += [
-        f"  {s['name']:<16} {s['ms']:>9.1f} ms  {s['status']}{'  ' + s['note'] if s['note'] else ''}"
-        for s in data["stages"]
-    ]
-    return Output(data, "\n".join(lines))
+    t = ctx.memory().trace(ctx.scope, ctx.args.trace_id)
+    lines = [f"trace {t.id} ({t.mode}){' BLOCKED' if t.blocked else ''}"]
+    lines += [f"  {s.name:<16} {s.ms:>9.1f} ms  {s.status}{'  ' + s.note if s.note else ''}" for s in t.stages]
+    return Output(t.model_dump(mode="json"), "\n".join(lines))
 
 
 COMMANDS: dict[str, Callable[[Context], Output]] = {

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from forethought.domain import Session
 from forethought.llm.base import ChatModel, Usage
@@ -13,6 +12,7 @@ from forethought.memory import Memory, Scope
 from forethought.pipeline.capture import scrub
 from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.review import Submission, submit
+from forethought.pipeline.trace import RejectedItem, Remembered
 from forethought.pipeline.validator import validate
 
 __all__ = ["Memorized", "memorize"]
@@ -27,18 +27,18 @@ class Memorized:
     proposed: int = 0
     merged_in_session: int = 0
 
-    def summary(self) -> dict[str, Any]:
-        """Counts and reasons for a trace (ids, rules and reasons only — no memory text)."""
+    def summary(self) -> Remembered:
+        """Counts and reasons for a trace (handles, rules and reasons only — no memory text)."""
         s = self.submission
-        return {
-            "mode": self.mode,
-            "proposed": self.proposed,
-            "merged_in_session": self.merged_in_session,
-            "auto_approved": [i.record.handle for i in s.items if i.outcome == "approved"],
-            "pending_review": [i.record.handle for i in s.items if i.outcome == "pending"],
-            "added_evidence_to": [i.record.handle for i in s.items if i.outcome == "merged"],
-            "rejected": [{"kind": r.candidate.kind, "rule": r.rule, "reason": r.reason} for r in s.rejected],
-        }
+        return Remembered(
+            mode=self.mode,
+            proposed=self.proposed,
+            merged_in_session=self.merged_in_session,
+            auto_approved=[i.record.handle for i in s.items if i.outcome == "approved"],
+            pending_review=[i.record.handle for i in s.items if i.outcome == "pending"],
+            added_evidence_to=[i.record.handle for i in s.items if i.outcome == "merged"],
+            rejected=[RejectedItem(kind=r.candidate.kind, rule=r.rule, reason=r.reason) for r in s.rejected],
+        )
 
 
 def memorize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from forethought.apps.base import App
 from forethought.domain import Record, Session, Status, Turn, new_id
@@ -27,6 +27,7 @@ from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.memorize import Memorized, memorize
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import approve, approve_all
+from forethought.pipeline.trace import Trace
 from forethought.pipeline.transcripts import parse_transcript
 from forethought.pipeline.turn import TurnResult, run_turn
 from forethought.pipeline.validator import validate
@@ -165,16 +166,17 @@ class Pipeline:
             raise NotFound(f"no session {session_id!r} in this space")
         return self.memory.store.get_session(space.id, session_id)
 
-    def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[dict[str, Any]]:
+    def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Trace]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
-        return self.memory.store.list_traces(space.id, limit=limit, before_id=before_id)
+        found = self.memory.store.list_traces(space.id, limit=limit, before_id=before_id)
+        return [Trace.from_stored(data) for data in found]
 
-    def trace(self, scope: Scope, trace_id: str) -> dict[str, Any]:
+    def trace(self, scope: Scope, trace_id: str) -> Trace:
         """One stored trace; NotFound for an unknown id or one of another space."""
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
-        return self.memory.store.get_trace(space.id, trace_id)
+        return Trace.from_stored(self.memory.store.get_trace(space.id, trace_id))

@@ -33,7 +33,7 @@ from forethought.pipeline.check import check_draft
 from forethought.pipeline.memorize import memorize
 from forethought.pipeline.reports import Brief, CheckReport, Violation
 from forethought.pipeline.respond import Reply, generate, heuristic_reply
-from forethought.pipeline.trace import Stage, Trace
+from forethought.pipeline.trace import FilteredItem, RecalledItem, Stage, Trace, UsedItem, ViolationItem
 
 __all__ = ["MAX_MESSAGE", "TurnResult", "run_turn"]
 
@@ -156,10 +156,10 @@ def _brief(memory: Memory, scope: Scope, text: str, model: ChatModel | None, lim
     if brief.degraded:
         trace.degraded.append(f"brief: {brief.degraded}")
     trace.usage = trace.usage + brief.usage
-    trace.used = [{"id": i.record.id, "handle": i.record.handle, "reason": i.reason} for i in brief.used]
-    trace.filtered = [{"id": i.record.id, "handle": i.record.handle, "reason": i.reason} for i in brief.filtered]
-    trace.recalled = [{"id": i.record.id, "handle": i.record.handle, "score": i.score} for i in brief.used] + [
-        {"id": i.record.id, "handle": i.record.handle} for i in brief.filtered
+    trace.used = [UsedItem(id=i.record.id, handle=i.record.handle, reason=i.reason) for i in brief.used]
+    trace.filtered = [FilteredItem(id=i.record.id, handle=i.record.handle, reason=i.reason) for i in brief.filtered]
+    trace.recalled = [RecalledItem(id=i.record.id, handle=i.record.handle, score=i.score) for i in brief.used] + [
+        RecalledItem(id=i.record.id, handle=i.record.handle) for i in brief.filtered
     ]
     return brief
 
@@ -210,7 +210,7 @@ def _check(
                 return reply, False
             trace.usage = trace.usage + report.usage
             trace.violations = [
-                {"handle": v.handle, "severity": v.severity, "source": v.source, "rule": v.rule}
+                ViolationItem(handle=v.handle, severity=v.severity, source=v.source, rule=v.rule)
                 for v in report.violations
             ]
             errors = _errors(report)
@@ -238,7 +238,7 @@ def _save(memory: Memory, trace: Trace) -> None:
             kind=trace.kind,
             session_id=trace.session_id,
             created_at=trace.created_at,
-            data=trace.model_dump(mode="json"),
+            data=trace.stored(),
         )
     except ForethoughtError as exc:  # the reply still goes out; the log says the trace was lost
         log.error("could not store trace %s: %s", trace.id, exc)

@@ -3,14 +3,15 @@ now, since a trace keeps ids and reasons but never memory text), its checks and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from forethought.domain import Record
 from forethought.errors import NotFound
 from forethought.facade import Forethought, Scope
-from forethought.pipeline.trace import Trace
+from forethought.llm.base import Usage
+from forethought.pipeline.trace import FilteredItem, Remembered, UsedItem, ViolationItem
 
 __all__ = ["TraceItem", "TraceStage", "TraceView", "latest_trace_of", "read_trace"]
 
@@ -45,10 +46,10 @@ class TraceView:
     session_id: str | None
     used: list[TraceItem]
     filtered: list[TraceItem]
-    violations: list[dict[str, Any]]
+    violations: list[ViolationItem]
     stages: list[TraceStage]
-    memory: dict[str, Any]
-    usage: dict[str, Any]
+    memory: Remembered
+    usage: Usage
     degraded: list[str] = field(default_factory=list)
     regenerated: bool = False
     blocked: bool = False
@@ -58,21 +59,8 @@ class TraceView:
         return round(sum(s.ms for s in self.stages), 1)
 
 
-def _items(entries: list[dict[str, Any]], records: dict[str, Record]) -> list[TraceItem]:
-    items = []
-    for entry in entries:
-        if isinstance(entry.get("id"), str):
-            score = entry.get("score")
-            items.append(
-                TraceItem(
-                    record_id=entry["id"],
-                    handle=str(entry.get("handle", "")),
-                    reason=str(entry.get("reason", "")),
-                    score=float(score) if isinstance(score, int | float) else None,
-                    record=records.get(entry["id"]),
-                )
-            )
-    return items
+def _items(entries: Sequence[UsedItem | FilteredItem], records: dict[str, Record]) -> list[TraceItem]:
+    return [TraceItem(e.id, e.handle, e.reason, record=records.get(e.id)) for e in entries]
 
 
 def _records(memory: Forethought, scope: Scope, ids: list[str]) -> dict[str, Record]:
@@ -87,8 +75,8 @@ def _records(memory: Forethought, scope: Scope, ids: list[str]) -> dict[str, Rec
 
 def read_trace(memory: Forethought, scope: Scope, trace_id: str) -> TraceView:
     """The trace `trace_id` of this space (NotFound for another space's), ready to show."""
-    trace = Trace.model_validate(memory.trace(scope, trace_id))
-    records = _records(memory, scope, [e["id"] for e in (*trace.used, *trace.filtered) if "id" in e])
+    trace = memory.trace(scope, trace_id)
+    records = _records(memory, scope, [e.id for e in (*trace.used, *trace.filtered)])
     slowest = max((s.ms for s in trace.stages), default=0.0) or 1.0
     return TraceView(
         id=trace.id,
@@ -101,7 +89,7 @@ def read_trace(memory: Forethought, scope: Scope, trace_id: str) -> TraceView:
         violations=trace.violations,
         stages=[TraceStage(s.name, s.ms, s.status, s.note, round(100 * s.ms / slowest, 1)) for s in trace.stages],
         memory=trace.memory,
-        usage=trace.usage.model_dump(),
+        usage=trace.usage,
         degraded=trace.degraded,
         regenerated=trace.regenerated,
         blocked=trace.blocked,
@@ -110,7 +98,7 @@ def read_trace(memory: Forethought, scope: Scope, trace_id: str) -> TraceView:
 
 def latest_trace_of(memory: Forethought, scope: Scope, session_id: str) -> str | None:
     """The id of the newest trace of a session, among the space's recent traces."""
-    for data in memory.list_traces(scope, limit=100):
-        if data.get("session_id") == session_id:
-            return str(data["id"])
+    for trace in memory.list_traces(scope, limit=100):
+        if trace.session_id == session_id:
+            return trace.id
     return None

@@ -20,13 +20,13 @@ router = APIRouter(prefix=SUBJECT, tags=["traces"], responses=ERRORS)
 @router.get("/traces", summary="List traces, newest first", response_model=Page[TraceOut])
 def list_traces(subject: SubjectDep, page: PageDep) -> Page[TraceOut]:
     found = subject.memory.list_traces(subject.scope, limit=page.limit + 1, before_id=decode_cursor(page.cursor))
-    items, cursor = page_of(found, page.limit, lambda t: str(t["id"]))
-    return Page(items=[TraceOut.model_validate(t) for t in items], next_cursor=cursor)
+    items, cursor = page_of(found, page.limit, lambda t: t.id)
+    return Page(items=[TraceOut.of(t) for t in items], next_cursor=cursor)
 
 
 @router.get("/traces/{trace_id}", summary="One trace: every stage, timed", response_model=TraceOut)
 def get_trace(subject: SubjectDep, trace_id: str) -> TraceOut:
-    return TraceOut.model_validate(subject.memory.trace(subject.scope, trace_id))
+    return TraceOut.of(subject.memory.trace(subject.scope, trace_id))
 
 
 @router.get("/audit", summary="Audit events, newest first", response_model=Page[AuditEventOut])

@@ -4,7 +4,6 @@ can run on a model or on rules says which: `mode` ("heuristic" or "llm:<model>")
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,7 +12,15 @@ from forethought.domain.limits import MAX_QUERY
 from forethought.llm.base import Usage
 from forethought.pipeline.check import MAX_DRAFT_CHARS
 from forethought.pipeline.reports import Answer, Brief, CheckReport, SkippedPattern, Violation
-from forethought.pipeline.trace import Stage
+from forethought.pipeline.trace import (
+    FilteredItem,
+    RecalledItem,
+    Remembered,
+    Stage,
+    Trace,
+    UsedItem,
+    ViolationItem,
+)
 from forethought.pipeline.turn import MAX_MESSAGE, TurnResult
 from forethought.recall import RecallHit, RecallResult, SignalScore
 from forethought.server.schemas.common import RecordOut
@@ -189,7 +196,7 @@ class TurnOut(BaseModel):
     blocked: bool = Field(description="The draft went against memory twice and was not sent.")
     mode: str = Field(description=_MODE)
     heuristic: bool
-    used: list[dict[str, Any]] = Field(description="The records the reply was given: id, handle, reason.")
+    used: list[UsedItem] = Field(description="The records the reply was given: id, handle, reason.")
     degraded: list[str] = Field(description="Stages that fell back, and why.")
 
     @classmethod
@@ -210,7 +217,9 @@ class TurnOut(BaseModel):
 class TraceOut(BaseModel):
     """What one governed turn did, stage by stage (ids, reasons, timings — never memory text)."""
 
-    model_config = ConfigDict(extra="ignore")  # the stored trace also names the internal space id
+    # A trace also names the internal space id, which no client sees: read by attribute, only the
+    # fields below leave.
+    model_config = ConfigDict(from_attributes=True)
 
     id: str
     kind: str
@@ -220,12 +229,16 @@ class TraceOut(BaseModel):
     mode: str = Field(description=_MODE)
     heuristic: bool
     stages: list[Stage]
-    recalled: list[dict[str, Any]]
-    used: list[dict[str, Any]]
-    filtered: list[dict[str, Any]]
-    violations: list[dict[str, Any]]
+    recalled: list[RecalledItem]
+    used: list[UsedItem]
+    filtered: list[FilteredItem]
+    violations: list[ViolationItem]
     regenerated: bool
     blocked: bool
-    memory: dict[str, Any]
+    memory: Remembered = Field(description="What the turn proposed to remember, by handle.")
     usage: Usage
     degraded: list[str]
+
+    @classmethod
+    def of(cls, trace: Trace) -> TraceOut:
+        return cls.model_validate(trace)
