@@ -9,7 +9,8 @@ and comments are blanked out, then
 - every name that follows `TABLE`, `INDEX`, `VIEW`, `INTO`, `UPDATE`, `FROM`, `JOIN`,
   `REFERENCES`, `RENAME TO` (and the table after `INDEX ... ON`) starts with `app_<app>_`.
 
-It can miss a table named after a comma in a `FROM` list; the SQLite backend closes that gap with
+A common table expression is named like a table (`WITH app_<app>_recent AS ...`), since the
+check cannot tell the two apart. It can miss a table named after a comma in a `FROM` list; the SQLite backend closes that gap with
 its authorizer, which sees every table a statement reads or writes.
 """
 

@@ -52,6 +52,9 @@ _NO_TABLE = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECU
 # Schema changes read and write SQLite's catalogue themselves; an app's SQL may not name it
 # (the lexical check refuses `sqlite_*`), so only those internal accesses reach it.
 _CATALOGUE = {"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_sequence"}
+# The index SQLite makes itself for a UNIQUE or PRIMARY KEY constraint of table T is named
+# sqlite_autoindex_T_<n>: it belongs to whoever owns T.
+_AUTOINDEX = "sqlite_autoindex_"
 
 
 class SQLiteAppTables(AppTables):
@@ -115,18 +118,22 @@ class SQLiteAppTables(AppTables):
 
     def _run(self, conn: Any, app: str, use: _Use, run: Callable[[], Any]) -> Any:
         """`run()` with the authorizer installed; a denied statement is the caller's InvalidInput."""
-        with _guarded(conn, table_prefix(app), use):
+        with _guarded(conn, table_prefix(app), use) as denied:
             try:
                 return run()
             except sqlite3.DatabaseError as exc:
-                if "not authorized" not in str(exc):
+                if not denied:
                     raise
-                raise InvalidInput(f"app {app!r} may only {use.value} tables named {table_prefix(app)}* here") from exc
+                raise InvalidInput(
+                    f"app {app!r} may only {use.value} tables named {table_prefix(app)}* here ({denied[0]})"
+                ) from exc
 
 
 @contextmanager
-def _guarded(conn: Any, prefix: str, use: _Use) -> Iterator[None]:
+def _guarded(conn: Any, prefix: str, use: _Use) -> Iterator[list[str]]:
+    """Install the authorizer for the block; yields the list of what it denied (empty if nothing)."""
     allowed = _ALLOWED[use]
+    denied: list[str] = []
     # An in-memory store shares one connection between threads: judge only this thread's statements.
     owner = threading.get_ident()
 
@@ -134,6 +141,7 @@ def _guarded(conn: Any, prefix: str, use: _Use) -> Iterator[None]:
         if threading.get_ident() != owner:
             return int(sqlite3.SQLITE_OK)
         if action not in allowed:
+            denied.append(f"action {action} on {arg1}")
             return int(sqlite3.SQLITE_DENY)
         if action in _NO_TABLE:
             return int(sqlite3.SQLITE_OK)
@@ -141,15 +149,16 @@ def _guarded(conn: Any, prefix: str, use: _Use) -> Iterator[None]:
         if action in (sqlite3.SQLITE_CREATE_INDEX, sqlite3.SQLITE_DROP_INDEX):
             names.append(arg2)  # the index and its table
         for table in names:
-            if table is None or table.lower().startswith(prefix):
+            if table is None or table.lower().removeprefix(_AUTOINDEX).startswith(prefix):
                 continue
             if use is _Use.MIGRATE and table.lower() in _CATALOGUE:
                 continue
+            denied.append(f"table {table}")
             return int(sqlite3.SQLITE_DENY)
         return int(sqlite3.SQLITE_OK)
 
     conn.set_authorizer(authorize)
     try:
-        yield
+        yield denied
     finally:
         conn.set_authorizer(None)
