@@ -10,8 +10,9 @@ and comments are blanked out, then
   `REFERENCES`, `RENAME TO` (and the table after `INDEX ... ON`) starts with `app_<app>_`.
 
 A common table expression is named like a table (`WITH app_<app>_recent AS ...`), since the
-check cannot tell the two apart. It can miss a table named after a comma in a `FROM` list; the SQLite backend closes that gap with
-its authorizer, which sees every table a statement reads or writes.
+check cannot tell the two apart. It can miss a table named after a comma in a `FROM` list or
+quoted with brackets; the SQLite backend closes that gap with its authorizer, which sees every
+table a statement reads or writes.
 """
 
 from __future__ import annotations
