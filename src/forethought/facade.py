@@ -125,16 +125,16 @@ class Forethought(PipelineApi):
             key = ref if isinstance(ref, SpaceKey) else SpaceKey(subject_id=ref)
         except ValidationError as exc:
             raise InvalidInput(validation_reason(exc)) from None
-        return self.store.resolve_space(key, create=create)
+        return self.store.spaces.resolve(key, create=create)
 
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
         """The spaces of one workspace (of one subject type, if given), oldest first."""
-        found = self.store.list_spaces(limits.check_name(workspace, field="workspace"))
+        found = self.store.spaces.list(limits.check_name(workspace, field="workspace"))
         return [s for s in found if subject_type is None or s.key.subject_type == subject_type]
 
     def erase_space(self, ref: SpaceRef) -> int:
         """Remove everything the space holds; returns the number of records erased."""
-        return self.store.erase_space(self.space(ref, create=False).id, actor=self.actor)
+        return self.store.spaces.erase(self.space(ref, create=False).id, actor=self.actor)
 
     # -- api keys --------------------------------------------------------------------------
     def create_api_key(self, workspace: str, *, name: str = "default") -> tuple[ApiKey, str]:
@@ -146,7 +146,7 @@ class Forethought(PipelineApi):
         key = ApiKey(
             id=key_id, workspace=clean_workspace, name=limits.check_name(name, field="name"), created_at=utcnow()
         )
-        self.store.add_api_key(key, hash_key(full))
+        self.store.keys.add(key, hash_key(full))
         return key, full
 
     def authenticate(self, full_key: str) -> ApiKey | None:
@@ -155,18 +155,18 @@ class Forethought(PipelineApi):
 
         if not isinstance(full_key, str) or not full_key.startswith("ft_") or len(full_key) > 200:
             return None
-        key = self.store.api_key_by_hash(hash_key(full_key))
+        key = self.store.keys.by_hash(hash_key(full_key))
         return key if key is not None and key.active else None
 
     def revoke_api_key(self, key_id: str, *, workspace: str | None = None) -> ApiKey:
         """Revoke a key (idempotent). With `workspace`, only a key of that workspace: another's is
         NotFound, exactly like an unknown id (the server passes the caller's workspace)."""
-        if workspace is not None and all(k.id != key_id for k in self.store.list_api_keys(workspace)):
+        if workspace is not None and all(k.id != key_id for k in self.store.keys.list(workspace)):
             raise NotFound(f"no API key {key_id!r}")
-        return self.store.revoke_api_key(key_id, utcnow())
+        return self.store.keys.revoke(key_id, utcnow())
 
     def list_api_keys(self, workspace: str | None = None) -> list[ApiKey]:
-        return self.store.list_api_keys(workspace)
+        return self.store.keys.list(workspace)
 
     # -- writes ----------------------------------------------------------------------------
     def retain(
@@ -250,7 +250,7 @@ class Forethought(PipelineApi):
         """Replace an active record with a new fact. The old one becomes superseded, valid until the
         new one's `occurred_at`."""
         target = self.space(space, create=False)
-        old = self.store.get(target.id, old_id)
+        old = self.store.records.get(target.id, old_id)
         item = RetainItem(text, kind or old.kind, old.tags if tags is None else tags, occurred_at, None, attributes)
         draft, when = make_draft(item)
         if when < old.occurred_at:
@@ -265,7 +265,7 @@ class Forethought(PipelineApi):
             valid_to=when,
             superseded_by=new.id,
         )
-        self.store.apply(
+        self.store.records.apply(
             ChangeSet(
                 target.id,
                 inserts=self._index([new]),
@@ -287,7 +287,7 @@ class Forethought(PipelineApi):
         """A corrected version of a record (same lineage, same valid time). The old version of an
         active record becomes superseded; an edited candidate is rejected in favour of the edit."""
         target = self.space(space, create=False)
-        old = self.store.get(target.id, record_id)
+        old = self.store.records.get(target.id, record_id)
         item = RetainItem(text, old.kind, old.tags if tags is None else tags, old.occurred_at)
         draft, _ = make_draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
         new = next_version(old, draft, status=old.status, now=utcnow())
@@ -309,7 +309,7 @@ class Forethought(PipelineApi):
                 at=new.recorded_at,
                 reason=_reason(reason) or "replaced by an edited version",
             )
-        self.store.apply(
+        self.store.records.apply(
             ChangeSet(
                 target.id,
                 inserts=self._index([new]),
@@ -350,20 +350,20 @@ class Forethought(PipelineApi):
 
     def _move(self, space: SpaceRef, record_id: str, status: Status, reason: str | None) -> Record:
         target = self.space(space, create=False)
-        old = self.store.get(target.id, record_id)
+        old = self.store.records.get(target.id, record_id)
         after, event = transition(old, status, actor=self.actor, at=utcnow(), reason=_reason(reason))
-        self.store.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
+        self.store.records.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
         return after
 
     def forget(self, space: SpaceRef, record_id: str) -> int:
         """Erase a record and every version of it, from every table and index. Returns versions erased."""
         target = self.space(space, create=False)
-        record = self.store.get(target.id, record_id)
-        return self.store.forget(target.id, record.lineage_id, actor=self.actor)
+        record = self.store.records.get(target.id, record_id)
+        return self.store.records.forget(target.id, record.lineage_id, actor=self.actor)
 
     # -- reads -----------------------------------------------------------------------------
     def get(self, space: SpaceRef, record_id: str) -> Record:
-        return self.store.get(self.space(space, create=False).id, record_id)
+        return self.store.records.get(self.space(space, create=False).id, record_id)
 
     def recall(
         self,
@@ -407,7 +407,7 @@ class Forethought(PipelineApi):
     def history(self, space: SpaceRef, record_id: str) -> History:
         """The record's versions and supersession chain (both directions), oldest first."""
         target = self.space(space, create=False)
-        start = self.store.get(target.id, record_id)
+        start = self.store.records.get(target.id, record_id)
         seen: dict[str, Record] = {}
         frontier = [start]
         while frontier and len(seen) < 1000:
@@ -415,14 +415,14 @@ class Forethought(PipelineApi):
             if record.id in seen:
                 continue
             seen[record.id] = record
-            linked = [*self.store.lineage(target.id, record.lineage_id)]
+            linked = [*self.store.records.lineage(target.id, record.lineage_id)]
             ids = [*record.supersedes, *([record.superseded_by] if record.superseded_by else [])]
-            linked.extend(self.store.get_many(target.id, ids))
+            linked.extend(self.store.records.get_many(target.id, ids))
             frontier.extend(r for r in linked if r.id not in seen)
         chain = sorted(seen.values(), key=lambda r: (r.recorded_at, r.id))
         events: list[AuditEvent] = []
         for record in chain:
-            events.extend(self.store.audit_events(target.id, record_id=record.id, limit=1000))
+            events.extend(self.store.audit.events(target.id, record_id=record.id, limit=1000))
         events.sort(key=lambda e: (e.at, e.id), reverse=True)
         return History(record=start, chain=chain, events=events)
 
@@ -434,7 +434,7 @@ class Forethought(PipelineApi):
             target = self.space(space, create=False)
         except LookupError:
             return []
-        return self.store.audit_events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
+        return self.store.audit.events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
 
     def list_records(
         self,
@@ -456,7 +456,7 @@ class Forethought(PipelineApi):
             return []
         when = None if as_of is None else parse_time(as_of, field="as_of")
         flt = RecordFilter(statuses=tuple(statuses), kinds=tuple(kinds), tags=limits.check_tags(tags), as_of=when)
-        return self.store.list_records(target.id, flt, limit=limit, after_id=after_id, newest_first=newest_first)
+        return self.store.records.list(target.id, flt, limit=limit, after_id=after_id, newest_first=newest_first)
 
     # -- transfer --------------------------------------------------------------------------
     def export_jsonl(self, space: SpaceRef, path: str | Path) -> int:

@@ -17,11 +17,11 @@ def _assert_gone(memory: Forethought, space: str, record_id: str, db: Path) -> N
     # by keyword (through recall and straight at the index)
     assert all(CANARY not in h.record.statement for h in memory.recall(space, CANARY, statuses=everything).hits)
     sid = memory.space(space).id
-    assert memory.store.keyword_search(sid, analyze(CANARY).keywords, RecordFilter(statuses=()), 50) == []
+    assert memory.store.search.keyword(sid, analyze(CANARY).keywords, RecordFilter(statuses=()), 50) == []
     # by vector: the exact embedding of the erased text finds nothing of it
     vector = memory.embedder.embed_one(CANARY) if memory.embedder else None
     assert vector is not None
-    near = memory.store.vector_search(sid, vector, RecordFilter(statuses=()), 50)
+    near = memory.store.search.vector(sid, vector, RecordFilter(statuses=()), 50)
     assert record_id not in {n.record_id for n in near}
     # by id
     try:
@@ -43,7 +43,7 @@ def test_forget_removes_every_version_from_every_index(db_path: Path) -> None:
         _assert_gone(memory, "ana", v1.id, db_path)
         _assert_gone(memory, "ana", v2.id, db_path)
         assert len(memory.list_records("ana")) == 1
-        assert all(e.record_id not in {v1.id, v2.id} for e in memory.store.audit_events(memory.space("ana").id))
+        assert all(e.record_id not in {v1.id, v2.id} for e in memory.store.audit.events(memory.space("ana").id))
 
 
 def test_erase_space_removes_everything_of_that_space_only(db_path: Path) -> None:
@@ -67,4 +67,4 @@ def test_erasure_is_visible_to_another_process_view_of_the_file(db_path: Path) -
         assert reader.recall("ana", CANARY).hits == []
         sid = reader.space("ana").id
         vector = HashingEmbedder().embed_one(CANARY)
-        assert reader.store.vector_search(sid, vector, RecordFilter(statuses=()), 10) == []
+        assert reader.store.search.vector(sid, vector, RecordFilter(statuses=()), 10) == []

@@ -190,7 +190,7 @@ def memory_tokens(memory: Forethought, space: SpaceRef) -> int:
         space_id = memory.space(space, create=False).id
     except LookupError:
         return 0
-    return memory.store.statement_tokens(space_id, RecordFilter())
+    return memory.store.records.statement_tokens(space_id, RecordFilter())
 
 
 def build_brief(

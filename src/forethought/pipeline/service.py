@@ -220,14 +220,14 @@ class PipelineApi:
         space_id = self._space_id(app, space)
         if space_id is None:
             return []
-        return _memory(self).store.list_sessions(space_id, limit=limit, before_id=before_id)
+        return _memory(self).store.sessions.list(space_id, limit=limit, before_id=before_id)
 
     def get_session(self, space: SpaceKey | str, session_id: str, app: AppRef = "generic") -> Session:
         """One captured session with its turns; NotFound for an unknown id or one of another space."""
         space_id = self._space_id(app, space)
         if space_id is None:
             raise NotFound(f"no session {session_id!r} in this space")
-        return _memory(self).store.get_session(space_id, session_id)
+        return _memory(self).store.sessions.get(space_id, session_id)
 
     def list_traces(
         self, space: SpaceKey | str, app: AppRef = "generic", *, limit: int = 50, before_id: str | None = None
@@ -236,11 +236,11 @@ class PipelineApi:
         space_id = self._space_id(app, space)
         if space_id is None:
             return []
-        return _memory(self).store.list_traces(space_id, limit=limit, before_id=before_id)
+        return _memory(self).store.traces.list(space_id, limit=limit, before_id=before_id)
 
     def trace(self, space: SpaceKey | str, trace_id: str, app: AppRef = "generic") -> dict[str, Any]:
         """One stored trace; NotFound for an unknown id or one of another space."""
         space_id = self._space_id(app, space)
         if space_id is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
-        return _memory(self).store.get_trace(space_id, trace_id)
+        return _memory(self).store.traces.get(space_id, trace_id)
