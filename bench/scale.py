@@ -76,7 +76,7 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
                 p = index_payload(record)
                 batch.append(NewRecord(record, vec.astype(np.float32), p.terms, p.search_text))
                 loaded += 1
-            memory.store.apply(ChangeSet(space_id, inserts=batch))
+            memory.store.records.apply(ChangeSet(space_id, inserts=batch))
         bulk_s = time.perf_counter() - start
         out["bulk_load_records_per_s"] = round((size - len(first)) / bulk_s, 1) if size > len(first) else None
         synthetic = f"{len(first)} real, the rest synthetic from a pool of {pool} real vectors"

@@ -91,7 +91,7 @@ def load(memory: Forethought, subject: str, items: list[dict[str, Any]]) -> dict
         NewRecord(r, None if vectors is None else vectors[i], p.terms, p.search_text)
         for i, (r, p) in enumerate(zip(records.values(), payloads, strict=True))
     ]
-    memory.store.apply(ChangeSet(space.id, inserts=inserts))
+    memory.store.records.apply(ChangeSet(space.id, inserts=inserts))
     return records
 
 

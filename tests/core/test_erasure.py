@@ -20,11 +20,11 @@ def _assert_gone(memory: Forethought, space: str, record_id: str, db: Path) -> N
         for h in memory.recall(memory.scope("generic", space), CANARY, statuses=everything).hits
     )
     sid = memory.space(memory.scope("generic", space)).id
-    assert memory.store.keyword_search(sid, analyze(CANARY).keywords, RecordFilter(statuses=()), 50) == []
+    assert memory.store.search.keyword(sid, analyze(CANARY).keywords, RecordFilter(statuses=()), 50) == []
     # by vector: the exact embedding of the erased text finds nothing of it
     vector = memory.embedder.embed_one(CANARY) if memory.embedder else None
     assert vector is not None
-    near = memory.store.vector_search(sid, vector, RecordFilter(statuses=()), 50)
+    near = memory.store.search.vector(sid, vector, RecordFilter(statuses=()), 50)
     assert record_id not in {n.record_id for n in near}
     # by id
     try:
@@ -48,7 +48,7 @@ def test_forget_removes_every_version_from_every_index(db_path: Path) -> None:
         assert len(memory.list_records(memory.scope("generic", "ana"))) == 1
         assert all(
             e.record_id not in {v1.id, v2.id}
-            for e in memory.store.audit_events(memory.space(memory.scope("generic", "ana")).id)
+            for e in memory.store.audit.events(memory.space(memory.scope("generic", "ana")).id)
         )
 
 
@@ -75,4 +75,4 @@ def test_erasure_is_visible_to_another_process_view_of_the_file(db_path: Path) -
         assert reader.recall(reader.scope("generic", "ana"), CANARY).hits == []
         sid = reader.space(reader.scope("generic", "ana")).id
         vector = HashingEmbedder().embed_one(CANARY)
-        assert reader.store.vector_search(sid, vector, RecordFilter(statuses=()), 10) == []
+        assert reader.store.search.vector(sid, vector, RecordFilter(statuses=()), 10) == []

@@ -148,7 +148,7 @@ def test_recall_filters_by_kind_and_tag_and_packs_to_a_budget(memory: Forethough
 
 def test_recall_in_an_unknown_space_finds_nothing_and_creates_nothing(memory: Forethought) -> None:
     assert memory.recall(memory.scope("generic", "nobody"), "anything").hits == []
-    assert all(s.key.subject_id != "nobody" for s in memory.store.list_spaces())
+    assert all(s.key.subject_id != "nobody" for s in memory.store.spaces.list())
 
 
 def test_unknown_ids_and_spaces_raise_not_found(memory: Forethought) -> None:

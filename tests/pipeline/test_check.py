@@ -95,7 +95,9 @@ def put(memory: Forethought, statement: str, *, kind: str = "rule", check: Check
     payload = index_payload(record)
     assert memory.embedder is not None
     vector = memory.embedder.embed([payload.embed_text])[0]
-    memory.store.apply(ChangeSet(target.id, inserts=[NewRecord(record, vector, payload.terms, payload.search_text)]))
+    memory.store.records.apply(
+        ChangeSet(target.id, inserts=[NewRecord(record, vector, payload.terms, payload.search_text)])
+    )
     return record
 
 

@@ -91,7 +91,7 @@ def test_stored_rows_come_back_from_the_facade_as_traces(memory: Forethought) ->
     space_id = memory.space(key).id
     older, newer = blocked_turn_row(space_id), unremembered_turn_row(space_id, "01M8RGDVTRP9ETSF2RFCZHT3X0")
     for row in (older, newer):
-        memory.store.add_trace(
+        memory.store.traces.add(
             space_id,
             row["id"],
             kind="turn",

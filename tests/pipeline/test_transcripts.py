@@ -66,7 +66,7 @@ def test_secrets_never_reach_the_stored_session(memory: Forethought) -> None:
     text = " ".join(t.text for t in result.session.turns)
     for secret in ("sk-proj-ABCDEF", "s3cret", "4111 1111 1111 1111", "ana@example.com"):
         assert secret not in text
-    stored = memory.store.get_session(result.session.space_id, result.session.id)
+    stored = memory.store.sessions.get(result.session.space_id, result.session.id)
     assert stored.turns == result.session.turns
 
 

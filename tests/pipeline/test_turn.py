@@ -36,7 +36,7 @@ def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Fore
     assert result.reply.startswith(HEURISTIC_NOTE)
     stored = memory.trace(memory.scope("generic", "ana"), trace.id)
     assert [s.name for s in stored.stages] == ORDER and stored.heuristic is True
-    session = memory.store.get_session(trace.space_id, result.session_id)
+    session = memory.store.sessions.get(trace.space_id, result.session_id)
     assert [t.role for t in session.turns] == [Role.USER, Role.AGENT]
     assert "sk-proj-" not in session.turns[0].text and "[REDACTED:" in session.turns[0].text
     assert trace.memory.auto_approved, "the note should be remembered"
@@ -46,7 +46,7 @@ def test_heuristic_turn_runs_every_stage_in_order_and_keeps_a_trace(memory: Fore
     )
     assert again.trace.used and "read-only" in again.reply
     assert again.trace.stage_names().index("recall") < again.trace.stage_names().index("generate")
-    assert len(memory.store.get_session(trace.space_id, result.session_id).turns) == 4
+    assert len(memory.store.sessions.get(trace.space_id, result.session_id).turns) == 4
 
 
 def test_an_empty_space_makes_no_recall_call(memory: Forethought, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,7 +63,7 @@ def test_bad_input_changes_nothing(memory: Forethought) -> None:
     for bad in ("", "   ", "nul \x00 byte", "x" * 20_001):
         with pytest.raises(InvalidInput):
             memory.turn(memory.scope("generic", "ana"), bad)
-    assert memory.store.list_spaces() == []
+    assert memory.store.spaces.list() == []
 
 
 def test_llm_turn_puts_memory_at_the_top_of_the_system_prompt(memory: Forethought) -> None:
@@ -103,7 +103,7 @@ def test_a_draft_that_still_violates_is_blocked(memory: Forethought) -> None:
     )
     assert result.blocked and result.trace.blocked
     assert "not sending it" in result.reply and memory.get(memory.scope("generic", "ana"), rid).handle in result.reply
-    stored = memory.store.get_session(result.trace.space_id, result.session_id)
+    stored = memory.store.sessions.get(result.trace.space_id, result.session_id)
     assert stored.turns[-1].text == result.reply  # what is stored is what was sent
     assert "setItem('refresh'" not in stored.turns[-1].text  # the violating draft never goes out
 
@@ -116,7 +116,7 @@ def test_a_trace_keeps_what_was_violated_but_no_memory_text(memory: Forethought)
     )
     stored = memory.trace(memory.scope("generic", "ana"), result.trace_id)
     assert [v.rule for v in stored.violations] == ["matches a pattern memory forbids"]  # the last check
-    row = memory.store.get_trace(result.trace.space_id, result.trace_id)  # what the store keeps, verbatim
+    row = memory.store.traces.get(result.trace.space_id, result.trace_id)  # what the store keeps, verbatim
     assert "Never store refresh tokens" not in json.dumps(row)  # `forget` must leave no text behind
     assert "Never store refresh tokens" not in stored.model_dump_json()
 
@@ -132,7 +132,7 @@ def test_a_model_that_is_down_degrades_the_turn_but_loses_nothing(memory: Foreth
     assert statuses["generate"] == "degraded" and statuses["brief"] == "degraded"
     assert statuses["memorize"] == "degraded"  # the LLM extractor fell back to the heuristic one
     assert result.trace.degraded
-    session = memory.store.get_session(result.trace.space_id, result.session_id)
+    session = memory.store.sessions.get(result.trace.space_id, result.session_id)
     assert session.turns[0].text.startswith("Remember that I prefer short answers")
     remembered = memory.list_records(memory.scope("generic", "ana"), statuses=list(Status))
     assert any("short answers" in r.statement for r in remembered)
@@ -146,7 +146,7 @@ def test_a_failing_memorize_stage_keeps_the_exchange(memory: Forethought, monkey
     result = memory.turn(memory.scope("generic", "ana"), "Remember that deploys happen on Thursdays.")
     stage = next(s for s in result.trace.stages if s.name == "memorize")
     assert stage.status == "failed" and "nothing remembered" in stage.note
-    assert len(memory.store.get_session(result.trace.space_id, result.session_id).turns) == 2
+    assert len(memory.store.sessions.get(result.trace.space_id, result.session_id).turns) == 2
     assert memory.trace(memory.scope("generic", "ana"), result.trace_id).id == result.trace_id
 
 
@@ -168,4 +168,4 @@ def test_a_turn_over_real_http_against_the_fake_server(memory: Forethought) -> N
         memory.model = OpenAICompatibleModel.local(server.base_url, model="fake-model", max_retries=0)
         down = memory.turn(memory.scope("generic", "ana"), "And where do backups go?", session_id=result.session_id)
         assert "unavailable" in down.reply
-        assert len(memory.store.get_session(down.trace.space_id, down.session_id).turns) == 4
+        assert len(memory.store.sessions.get(down.trace.space_id, down.session_id).turns) == 4

@@ -180,7 +180,7 @@ def test_turns_and_traces(api: Api, memory: Forethought) -> None:
     traces = api.get(f"{base}/traces").json()["items"]
     assert [t["id"] for t in traces] == [again.json()["trace_id"], body["trace_id"]]
     key = SpaceKey(workspace="acme", subject_type="project", subject_id="tillpoint")
-    assert len(memory.store.get_session(memory.space(key).id, body["session_id"]).turns) == 4
+    assert len(memory.store.sessions.get(memory.space(key).id, body["session_id"]).turns) == 4
 
 
 def test_audit(api: Api) -> None:

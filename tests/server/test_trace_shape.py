@@ -26,7 +26,7 @@ def _seed(memory: Forethought) -> dict[str, Any]:
     space_id = memory.space(KEY).id
     row = blocked_turn_row(space_id)
     when = datetime.fromisoformat(row["created_at"])
-    memory.store.add_trace(space_id, TRACE_ID, kind="turn", session_id=row["session_id"], created_at=when, data=row)
+    memory.store.traces.add(space_id, TRACE_ID, kind="turn", session_id=row["session_id"], created_at=when, data=row)
     return row
 
 

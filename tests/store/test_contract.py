@@ -20,7 +20,7 @@ T0 = parse_time("2026-01-01T00:00:00Z")
 
 
 def space(store: Store, name: str = "ana") -> str:
-    return store.resolve_space(SpaceKey(workspace="w", subject_type="student", subject_id=name)).id
+    return store.spaces.resolve(SpaceKey(workspace="w", subject_type="student", subject_id=name)).id
 
 
 def make(
@@ -42,7 +42,7 @@ def insert(store: Store, *records: Record) -> None:
     for r in records:
         p = index_payload(r)
         news.append(NewRecord(r, EMBED.embed_one(p.embed_text), p.terms, p.search_text))
-    store.apply(ChangeSet(records[0].space_id, inserts=news))
+    store.records.apply(ChangeSet(records[0].space_id, inserts=news))
 
 
 def test_resolve_space_is_stable_and_distinct(store: Store) -> None:
@@ -50,17 +50,17 @@ def test_resolve_space_is_stable_and_distinct(store: Store) -> None:
     assert a == space(store, "ana")
     assert a != space(store, "ben")
     with pytest.raises(NotFound):
-        store.resolve_space(SpaceKey(subject_id="nobody"), create=False)
-    assert {s.id for s in store.list_spaces("w")} == {a, space(store, "ben")}
+        store.spaces.resolve(SpaceKey(subject_id="nobody"), create=False)
+    assert {s.id for s in store.spaces.list("w")} == {a, space(store, "ben")}
 
 
 def test_insert_then_get_by_id_and_handle(store: Store) -> None:
     s = space(store)
     r = make(s, "Ana knows Rust well.", kind="skill", tags=("lang",))
     insert(store, r)
-    assert store.get(s, r.id) == r
-    assert store.get(s, r.handle) == r
-    assert store.get(s, r.handle.upper()) == r
+    assert store.records.get(s, r.id) == r
+    assert store.records.get(s, r.handle) == r
+    assert store.records.get(s, r.handle.upper()) == r
 
 
 def test_get_refuses_a_record_of_another_space(store: Store) -> None:
@@ -68,8 +68,8 @@ def test_get_refuses_a_record_of_another_space(store: Store) -> None:
     r = make(a, "Ana's secret canary 7731.")
     insert(store, r)
     with pytest.raises(NotFound):
-        store.get(b, r.id)
-    assert store.get_many(b, [r.id]) == []
+        store.records.get(b, r.id)
+    assert store.records.get_many(b, [r.id]) == []
     assert store.counters.foreign_rows_dropped >= 1
 
 
@@ -78,17 +78,19 @@ def test_change_sets_are_atomic_and_compare_and_set(store: Store) -> None:
     r = make(s, "First fact.")
     insert(store, r)
     retracted, event = transition(r, Status.RETRACTED, actor="t", at=utcnow())
-    store.apply(ChangeSet(s, transitions=[(r, retracted)], events=[event]))
-    assert store.get(s, r.id).status is Status.RETRACTED
+    store.records.apply(ChangeSet(s, transitions=[(r, retracted)], events=[event]))
+    assert store.records.get(s, r.id).status is Status.RETRACTED
     # A second change built from the stale 'active' copy must fail, and take its insert with it.
     other = make(s, "Would be inserted with the stale change.")
     stale, _ = transition(r, Status.SUPERSEDED, actor="t", at=utcnow())
     p = index_payload(other)
     with pytest.raises(Conflict):
-        store.apply(ChangeSet(s, inserts=[NewRecord(other, None, p.terms, p.search_text)], transitions=[(r, stale)]))
+        store.records.apply(
+            ChangeSet(s, inserts=[NewRecord(other, None, p.terms, p.search_text)], transitions=[(r, stale)])
+        )
     with pytest.raises(NotFound):
-        store.get(s, other.id)
-    assert store.get(s, r.id).status is Status.RETRACTED
+        store.records.get(s, other.id)
+    assert store.records.get(s, r.id).status is Status.RETRACTED
 
 
 def test_external_ids_are_unique_per_space(store: Store) -> None:
@@ -97,7 +99,7 @@ def test_external_ids_are_unique_per_space(store: Store) -> None:
     with pytest.raises(Conflict):
         insert(store, make(a, "Two.", external_id="x1"))
     insert(store, make(b, "Two.", external_id="x1"))
-    found = store.find_by_external_id(a, "x1")
+    found = store.records.find_by_external_id(a, "x1")
     assert found is not None and found.statement == "One."
 
 
@@ -109,16 +111,16 @@ def test_list_and_count_filter_by_status_kind_tag_and_page(store: Store) -> None
     ]
     records.append(make(s, "A candidate.", status=Status.CANDIDATE))
     insert(store, *records)
-    assert store.count_records(s, RecordFilter()) == 10
-    assert store.count_records(s, RecordFilter(statuses=())) == 11
-    assert store.count_records(s, RecordFilter(statuses=(Status.CANDIDATE,))) == 1
-    assert store.count_records(s, RecordFilter(kinds=("skill",))) == 5
-    assert store.count_records(s, RecordFilter(tags=("t",))) == 4
-    first = store.list_records(s, RecordFilter(), limit=4)
-    rest = store.list_records(s, RecordFilter(), limit=100, after_id=first[-1].id)
+    assert store.records.count(s, RecordFilter()) == 10
+    assert store.records.count(s, RecordFilter(statuses=())) == 11
+    assert store.records.count(s, RecordFilter(statuses=(Status.CANDIDATE,))) == 1
+    assert store.records.count(s, RecordFilter(kinds=("skill",))) == 5
+    assert store.records.count(s, RecordFilter(tags=("t",))) == 4
+    first = store.records.list(s, RecordFilter(), limit=4)
+    rest = store.records.list(s, RecordFilter(), limit=100, after_id=first[-1].id)
     assert [r.id for r in first + rest] == sorted(r.id for r in records[:10])
-    newest = store.list_records(s, RecordFilter(), limit=4, newest_first=True)
-    older = store.list_records(s, RecordFilter(), limit=100, after_id=newest[-1].id, newest_first=True)
+    newest = store.records.list(s, RecordFilter(), limit=4, newest_first=True)
+    older = store.records.list(s, RecordFilter(), limit=100, after_id=newest[-1].id, newest_first=True)
     assert [r.id for r in newest + older] == sorted((r.id for r in records[:10]), reverse=True)
 
 
@@ -131,11 +133,11 @@ def test_time_filters_and_as_of(store: Store) -> None:
         old, Status.SUPERSEDED, actor="t", at=utcnow(), valid_to=new.occurred_at, superseded_by=new.id
     )
     insert(store, new)
-    store.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
+    store.records.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
     both = (Status.ACTIVE, Status.SUPERSEDED)
 
     def ids(flt: RecordFilter) -> set[str]:
-        return {r.id for r in store.list_records(s, flt)}
+        return {r.id for r in store.records.list(s, flt)}
 
     assert ids(RecordFilter(statuses=both, as_of=T0 + timedelta(days=5))) == {old.id}
     assert ids(RecordFilter(statuses=both, as_of=T0 + timedelta(days=10))) == {new.id}
@@ -153,25 +155,25 @@ def test_keyword_vector_and_term_search_respect_space_and_filter(store: Store) -
     insert(store, foreign)
     flt = RecordFilter()
     q = analyze("PrismaClient")
-    assert [x.record_id for x in store.keyword_search(a, q.keywords, flt, 10)] == [hit.id]
-    assert [x.record_id for x in store.term_search(a, q.terms, flt, 10)] == [hit.id]
-    near = store.vector_search(a, EMBED.embed_one("PrismaClient once in lib/db.ts"), flt, 10)
+    assert [x.record_id for x in store.search.keyword(a, q.keywords, flt, 10)] == [hit.id]
+    assert [x.record_id for x in store.search.terms(a, q.terms, flt, 10)] == [hit.id]
+    near = store.search.vector(a, EMBED.embed_one("PrismaClient once in lib/db.ts"), flt, 10)
     assert [x.record_id for x in near] == [hit.id]
     assert near[0].score > 0.3
     everything = RecordFilter(statuses=())
-    assert {x.record_id for x in store.vector_search(a, EMBED.embed_one("PrismaClient"), everything, 10)} == {
+    assert {x.record_id for x in store.search.vector(a, EMBED.embed_one("PrismaClient"), everything, 10)} == {
         hit.id,
         cand.id,
     }
-    assert store.keyword_search(a, q.keywords, RecordFilter(kinds=("decision",)), 10) == []
+    assert store.search.keyword(a, q.keywords, RecordFilter(kinds=("decision",)), 10) == []
 
 
 def test_vector_search_sees_writes_made_through_another_store_object(store: Store, tmp_path: object) -> None:
     s = space(store)
     insert(store, make(s, "Alpha beta gamma."))
-    assert len(store.vector_search(s, EMBED.embed_one("alpha"), RecordFilter(), 10)) == 1
+    assert len(store.search.vector(s, EMBED.embed_one("alpha"), RecordFilter(), 10)) == 1
     insert(store, make(s, "Delta epsilon."))
-    assert len(store.vector_search(s, EMBED.embed_one("alpha"), RecordFilter(), 10)) == 2
+    assert len(store.search.vector(s, EMBED.embed_one("alpha"), RecordFilter(), 10)) == 2
 
 
 def test_forget_erases_every_version_and_cuts_links(store: Store) -> None:
@@ -181,21 +183,21 @@ def test_forget_erases_every_version_and_cuts_links(store: Store) -> None:
     insert(store, old)
     after, event = transition(old, Status.SUPERSEDED, actor="t", at=utcnow(), superseded_by=newer.id)
     insert(store, newer.model_copy(update={"supersedes": (old.id,)}))
-    store.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
-    assert store.forget(s, old.lineage_id, actor="t") == 1
+    store.records.apply(ChangeSet(s, transitions=[(old, after)], events=[event]))
+    assert store.records.forget(s, old.lineage_id, actor="t") == 1
     with pytest.raises(NotFound):
-        store.get(s, old.id)
-    assert store.get(s, newer.id).supersedes == ()
+        store.records.get(s, old.id)
+    assert store.records.get(s, newer.id).supersedes == ()
     q = analyze("Zebra canary 4417")
     everything = RecordFilter(statuses=())
-    assert store.keyword_search(s, q.keywords, everything, 10) == []
-    assert store.term_search(s, q.terms, everything, 10) == []
-    assert old.id not in {x.record_id for x in store.vector_search(s, EMBED.embed_one(old.statement), everything, 10)}
-    events = store.audit_events(s)
+    assert store.search.keyword(s, q.keywords, everything, 10) == []
+    assert store.search.terms(s, q.terms, everything, 10) == []
+    assert old.id not in {x.record_id for x in store.search.vector(s, EMBED.embed_one(old.statement), everything, 10)}
+    events = store.audit.events(s)
     assert all(e.record_id != old.id for e in events)
     assert any(e.action is Action.FORGOTTEN and e.lineage_id == old.lineage_id for e in events)
     with pytest.raises(NotFound):
-        store.forget(s, old.lineage_id, actor="t")
+        store.records.forget(s, old.lineage_id, actor="t")
 
 
 def test_erase_space_leaves_other_spaces_alone(store: Store) -> None:
@@ -203,11 +205,11 @@ def test_erase_space_leaves_other_spaces_alone(store: Store) -> None:
     insert(store, make(a, "Ana canary."), make(a, "Ana second."))
     keep = make(b, "Ben canary.")
     insert(store, keep)
-    assert store.erase_space(a, actor="t") == 2
-    assert store.count_records(a, RecordFilter(statuses=())) == 0
-    assert store.vector_search(a, EMBED.embed_one("Ana canary"), RecordFilter(statuses=()), 10) == []
-    assert store.get(b, keep.id) == keep
-    assert a not in {sp.id for sp in store.list_spaces()}
+    assert store.spaces.erase(a, actor="t") == 2
+    assert store.records.count(a, RecordFilter(statuses=())) == 0
+    assert store.search.vector(a, EMBED.embed_one("Ana canary"), RecordFilter(statuses=()), 10) == []
+    assert store.records.get(b, keep.id) == keep
+    assert a not in {sp.id for sp in store.spaces.list()}
 
 
 def test_sessions_round_trip(store: Store) -> None:
@@ -222,20 +224,20 @@ def test_sessions_round_trip(store: Store) -> None:
             Turn(index=1, role=Role.AGENT, text="Great."),
         ),
     )
-    store.add_session(session)
-    assert store.get_session(s, session.id) == session
-    assert [x.id for x in store.list_sessions(s)] == [session.id]
+    store.sessions.add(session)
+    assert store.sessions.get(s, session.id) == session
+    assert [x.id for x in store.sessions.list(s)] == [session.id]
     with pytest.raises(NotFound):
-        store.get_session(space(store, "ben"), session.id)
+        store.sessions.get(space(store, "ben"), session.id)
 
 
 def test_audit_events_page_newest_first(store: Store) -> None:
     s = space(store)
     events = [AuditEvent(id=new_id(), space_id=s, action=Action.CREATED, actor="t", at=utcnow()) for _ in range(5)]
-    store.apply(ChangeSet(s, events=events))
-    page = store.audit_events(s, limit=3)
+    store.records.apply(ChangeSet(s, events=events))
+    page = store.audit.events(s, limit=3)
     assert [e.id for e in page] == [e.id for e in reversed(events)][:3]
-    rest = store.audit_events(s, limit=3, before_seq=page[-1].seq)
+    rest = store.audit.events(s, limit=3, before_seq=page[-1].seq)
     assert [e.id for e in rest] == [events[1].id, events[0].id]
 
 
@@ -249,10 +251,10 @@ def test_stored_vectors_survive_a_reopen_and_rank_the_same(tmp_path: object) -> 
     s = space(first)
     insert(first, make(s, "Ana likes functional programming."), make(s, "Ben prefers databases."))
     query = EMBED.embed_one("functional programming")
-    before = first.vector_search(s, query, RecordFilter(), 2)
+    before = first.search.vector(s, query, RecordFilter(), 2)
     first.close()
     second = SQLiteStore(path)
-    after = second.vector_search(s, query, RecordFilter(), 2)
+    after = second.search.vector(s, query, RecordFilter(), 2)
     second.close()
     assert [x.record_id for x in before] == [x.record_id for x in after]
     assert np.allclose([x.score for x in before], [x.score for x in after], atol=1e-3)
@@ -267,29 +269,29 @@ def test_append_turns_continues_a_session_and_refuses_foreign_or_taken_indexes(s
         created_at=utcnow(),
         turns=(Turn(index=0, role=Role.USER, text="Hello."),),
     )
-    store.add_session(session)
-    store.append_turns(
+    store.sessions.add(session)
+    store.sessions.append_turns(
         s, session.id, [Turn(index=1, role=Role.AGENT, text="Hi."), Turn(index=2, role=Role.USER, text="Remember X.")]
     )
-    assert [t.text for t in store.get_session(s, session.id).turns] == ["Hello.", "Hi.", "Remember X."]
+    assert [t.text for t in store.sessions.get(s, session.id).turns] == ["Hello.", "Hi.", "Remember X."]
     with pytest.raises(Conflict):
-        store.append_turns(s, session.id, [Turn(index=2, role=Role.USER, text="Again.")])
+        store.sessions.append_turns(s, session.id, [Turn(index=2, role=Role.USER, text="Again.")])
     with pytest.raises(NotFound):
-        store.append_turns(space(store, "ben"), session.id, [Turn(index=3, role=Role.USER, text="Intruder.")])
-    assert len(store.get_session(s, session.id).turns) == 3
+        store.sessions.append_turns(space(store, "ben"), session.id, [Turn(index=3, role=Role.USER, text="Intruder.")])
+    assert len(store.sessions.get(s, session.id).turns) == 3
 
 
 def test_traces_round_trip_newest_first_and_stay_in_their_space(store: Store) -> None:
     a, b = space(store, "ana"), space(store, "ben")
-    store.add_trace(a, "t1", kind="turn", session_id=None, created_at=T0, data={"id": "t1", "stages": []})
-    store.add_trace(a, "t2", kind="turn", session_id=None, created_at=T0 + timedelta(seconds=1), data={"id": "t2"})
-    assert store.get_trace(a, "t1") == {"id": "t1", "stages": []}
-    assert [t["id"] for t in store.list_traces(a)] == ["t2", "t1"]
+    store.traces.add(a, "t1", kind="turn", session_id=None, created_at=T0, data={"id": "t1", "stages": []})
+    store.traces.add(a, "t2", kind="turn", session_id=None, created_at=T0 + timedelta(seconds=1), data={"id": "t2"})
+    assert store.traces.get(a, "t1") == {"id": "t1", "stages": []}
+    assert [t["id"] for t in store.traces.list(a)] == ["t2", "t1"]
     with pytest.raises(NotFound):
-        store.get_trace(b, "t1")
-    assert store.list_traces(b) == []
-    store.erase_space(a, actor="t")
-    assert store.list_traces(a) == []
+        store.traces.get(b, "t1")
+    assert store.traces.list(b) == []
+    store.spaces.erase(a, actor="t")
+    assert store.traces.list(a) == []
 
 
 def test_statement_tokens_sums_the_estimate_of_matching_records(store: Store) -> None:
@@ -299,5 +301,5 @@ def test_statement_tokens_sums_the_estimate_of_matching_records(store: Store) ->
     texts = ["Short.", "A somewhat longer statement about the release process and its owners.", "x" * 400]
     insert(store, *[make(s, t) for t in texts])
     insert(store, make(s, "A candidate is not current.", status=Status.CANDIDATE))
-    assert store.statement_tokens(s, RecordFilter()) == sum(estimate_tokens(t) for t in texts)
-    assert store.statement_tokens(space(store, "empty"), RecordFilter()) == 0
+    assert store.records.statement_tokens(s, RecordFilter()) == sum(estimate_tokens(t) for t in texts)
+    assert store.records.statement_tokens(space(store, "empty"), RecordFilter()) == 0

@@ -37,13 +37,13 @@ def test_a_grown_space_is_snapshotted_and_the_next_process_reuses_it(tmp_path: P
     _fill(first, 120)
     query = HashingEmbedder().embed_one("billing service queue")
     sid = first.space(first.scope("generic", "big")).id
-    before = first.store.vector_search(sid, query, RecordFilter(), 5)
+    before = first.store.search.vector(sid, query, RecordFilter(), 5)
     snapshot = _snapshot(path, first)
     assert snapshot.exists() and snapshot.with_suffix(".json").exists()
     first.close()
     second = _open(path)
     second.retain(second.scope("generic", "big"), "A record added after the snapshot: billing queue 99999.")
-    after = second.store.vector_search(sid, query, RecordFilter(), 5)
+    after = second.store.search.vector(sid, query, RecordFilter(), 5)
     entry = second.store.vectors._entries[sid]  # type: ignore[attr-defined]
     assert entry.saved_size == 120 and len(entry.index) == 121  # loaded, then only the delta added
     assert {h.record_id for h in before[:3]} <= {h.record_id for h in after}
@@ -55,7 +55,7 @@ def test_erasing_deletes_the_snapshot_and_a_stale_one_is_never_loaded(tmp_path: 
     memory = _open(path)
     _fill(memory, 120)
     sid = memory.space(memory.scope("generic", "big")).id
-    memory.store.vector_search(sid, HashingEmbedder().embed_one("auth"), RecordFilter(), 5)
+    memory.store.search.vector(sid, HashingEmbedder().embed_one("auth"), RecordFilter(), 5)
     snapshot = _snapshot(path, memory)
     assert snapshot.exists()
     victim = memory.recall(memory.scope("generic", "big"), "auth service queue", k=1).hits[0].record
@@ -63,11 +63,11 @@ def test_erasing_deletes_the_snapshot_and_a_stale_one_is_never_loaded(tmp_path: 
     memory.forget(memory.scope("generic", "big"), victim.id)
     assert not snapshot.exists()
     # the in-memory graph now holds a removed vector's bytes, so it is not saved again
-    memory.store.vector_search(sid, vector, RecordFilter(), 5)
+    memory.store.search.vector(sid, vector, RecordFilter(), 5)
     assert not snapshot.exists()
     memory.close()
     reopened = _open(path)
-    hits = reopened.store.vector_search(sid, vector, RecordFilter(statuses=()), 20)
+    hits = reopened.store.search.vector(sid, vector, RecordFilter(statuses=()), 20)
     assert victim.id not in {h.record_id for h in hits}
     assert snapshot.exists()  # rebuilt from the table, without the erased vector
     raw = quantise(vector.reshape(1, -1))[0].tobytes()  # the victim's bytes as the graph would hold them
@@ -79,7 +79,7 @@ def test_erase_space_removes_its_snapshot(tmp_path: Path) -> None:
     path = tmp_path / "v.db"
     memory = _open(path)
     _fill(memory, 120)
-    memory.store.vector_search(
+    memory.store.search.vector(
         memory.space(memory.scope("generic", "big")).id, HashingEmbedder().embed_one("mail"), RecordFilter(), 5
     )
     snapshot = _snapshot(path, memory)

@@ -17,7 +17,7 @@ def _seed(memory: Forethought) -> None:
     space_id = memory.space(TILLPOINT).id
     row = blocked_turn_row(space_id)
     when = datetime.fromisoformat(row["created_at"])
-    memory.store.add_trace(space_id, TRACE_ID, kind="turn", session_id=row["session_id"], created_at=when, data=row)
+    memory.store.traces.add(space_id, TRACE_ID, kind="turn", session_id=row["session_id"], created_at=when, data=row)
 
 
 def test_a_stored_trace_shows_each_part(alice: Browser, memory: Forethought) -> None:

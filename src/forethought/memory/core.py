@@ -73,12 +73,12 @@ class Memory:
     # -- scopes ----------------------------------------------------------------------------
     def scope(self, app: App | str, subject: str, *, workspace: str = "default", field: str = "subject") -> Scope:
         """The Scope of `subject` under `app` in `workspace` (nothing is created until a write)."""
-        return resolve_scope(self.store.resolve_space, workspace, app, subject, field=field)
+        return resolve_scope(self.store.spaces.resolve, workspace, app, subject, field=field)
 
     def _own(self, scope: Scope) -> Scope:
         if not isinstance(scope, Scope):
             raise InvalidInput("name the subject with a Scope: memory.scope(app, subject)")
-        if not scope.bound_to(self.store.resolve_space):
+        if not scope.bound_to(self.store.spaces.resolve):
             raise InvalidInput("this Scope was made by another memory (another store)")
         return scope
 
@@ -92,12 +92,12 @@ class Memory:
 
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
         """The spaces of one workspace (of one subject type, if given), oldest first."""
-        found = self.store.list_spaces(limits.check_name(workspace, field="workspace"))
+        found = self.store.spaces.list(limits.check_name(workspace, field="workspace"))
         return [s for s in found if subject_type is None or s.key.subject_type == subject_type]
 
     def erase_space(self, scope: Scope) -> int:
         """Remove everything the space holds; returns the number of records erased."""
-        removed = self.store.erase_space(self._stored(scope).id, actor=self.actor)
+        removed = self.store.spaces.erase(self._stored(scope).id, actor=self.actor)
         scope.forget_space()
         return removed
 
@@ -186,13 +186,13 @@ class Memory:
         """Replace an active record with a new fact. The old one becomes superseded, valid until the
         new one's `occurred_at`."""
         target = self._stored(scope)
-        old = self.store.get(target.id, old_id)
+        old = self.store.records.get(target.id, old_id)
         item = RetainItem(text, kind or old.kind, old.tags if tags is None else tags, occurred_at, None, attributes)
         draft, when = make_draft(item)
         if when < old.occurred_at:
             raise InvalidInput("occurred_at: a superseding record cannot predate the record it replaces")
         new = new_record(target.id, draft, status=Status.ACTIVE, occurred_at=when, now=utcnow(), supersedes=(old.id,))
-        self.store.apply(
+        self.store.records.apply(
             replacement(
                 old,
                 new,
@@ -211,13 +211,13 @@ class Memory:
         """A corrected version of a record (same lineage, same valid time). The old version of an
         active record becomes superseded; an edited candidate is rejected in favour of the edit."""
         target = self._stored(scope)
-        old = self.store.get(target.id, record_id)
+        old = self.store.records.get(target.id, record_id)
         item = RetainItem(text, old.kind, old.tags if tags is None else tags, old.occurred_at)
         draft, _ = make_draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
         new = next_version(old, draft, status=old.status, now=utcnow())
         active = old.status is Status.ACTIVE
         default = "edited" if active else "replaced by an edited version"
-        self.store.apply(
+        self.store.records.apply(
             replacement(
                 old,
                 new,
@@ -239,20 +239,20 @@ class Memory:
 
     def _move(self, scope: Scope, record_id: str, status: Status, reason: str | None) -> Record:
         target = self._stored(scope)
-        old = self.store.get(target.id, record_id)
+        old = self.store.records.get(target.id, record_id)
         after, event = transition(old, status, actor=self.actor, at=utcnow(), reason=reason)
-        self.store.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
+        self.store.records.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
         return after
 
     def forget(self, scope: Scope, record_id: str) -> int:
         """Erase a record and every version of it, from every table and index. Returns versions erased."""
         target = self._stored(scope)
-        record = self.store.get(target.id, record_id)
-        return self.store.forget(target.id, record.lineage_id, actor=self.actor)
+        record = self.store.records.get(target.id, record_id)
+        return self.store.records.forget(target.id, record.lineage_id, actor=self.actor)
 
     # -- reads -----------------------------------------------------------------------------
     def get(self, scope: Scope, record_id: str) -> Record:
-        return self.store.get(self._stored(scope).id, record_id)
+        return self.store.records.get(self._stored(scope).id, record_id)
 
     def recall(
         self,
@@ -304,7 +304,7 @@ class Memory:
         target = self._own(scope).existing()
         if target is None:
             return []
-        return self.store.audit_events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
+        return self.store.audit.events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
 
     def list_records(
         self,
@@ -325,7 +325,7 @@ class Memory:
             return []
         when = None if as_of is None else parse_time(as_of, field="as_of")
         flt = RecordFilter(statuses=tuple(statuses), kinds=tuple(kinds), tags=limits.check_tags(tags), as_of=when)
-        return self.store.list_records(target.id, flt, limit=limit, after_id=after_id, newest_first=newest_first)
+        return self.store.records.list(target.id, flt, limit=limit, after_id=after_id, newest_first=newest_first)
 
     # -- transfer --------------------------------------------------------------------------
     def export_jsonl(self, scope: Scope, path: str | Path) -> int:

@@ -24,7 +24,7 @@ class History:
 
 def record_history(store: Store, space_id: str, record_id: str) -> History:
     """Walk versions and supersession links in both directions from `record_id`."""
-    start = store.get(space_id, record_id)
+    start = store.records.get(space_id, record_id)
     seen: dict[str, Record] = {}
     frontier = [start]
     while frontier and len(seen) < MAX_LINKED:
@@ -32,13 +32,13 @@ def record_history(store: Store, space_id: str, record_id: str) -> History:
         if record.id in seen:
             continue
         seen[record.id] = record
-        linked = [*store.lineage(space_id, record.lineage_id)]
+        linked = [*store.records.lineage(space_id, record.lineage_id)]
         ids = [*record.supersedes, *([record.superseded_by] if record.superseded_by else [])]
-        linked.extend(store.get_many(space_id, ids))
+        linked.extend(store.records.get_many(space_id, ids))
         frontier.extend(r for r in linked if r.id not in seen)
     chain = sorted(seen.values(), key=lambda r: (r.recorded_at, r.id))
     events: list[AuditEvent] = []
     for record in chain:
-        events.extend(store.audit_events(space_id, record_id=record.id, limit=MAX_LINKED))
+        events.extend(store.audit.events(space_id, record_id=record.id, limit=MAX_LINKED))
     events.sort(key=lambda e: (e.at, e.id), reverse=True)
     return History(record=start, chain=chain, events=events)

@@ -26,22 +26,22 @@ class Keys:
         key = ApiKey(
             id=key_id, workspace=clean_workspace, name=limits.check_name(name, field="name"), created_at=utcnow()
         )
-        self.store.add_api_key(key, hash_key(full))
+        self.store.keys.add(key, hash_key(full))
         return key, full
 
     def authenticate(self, full_key: str) -> ApiKey | None:
         """The active key matching `full_key`, or None (unknown, malformed or revoked)."""
         if not isinstance(full_key, str) or not full_key.startswith("ft_") or len(full_key) > MAX_PRESENTED:
             return None
-        key = self.store.api_key_by_hash(hash_key(full_key))
+        key = self.store.keys.by_hash(hash_key(full_key))
         return key if key is not None and key.active else None
 
     def revoke(self, key_id: str, *, workspace: str | None = None) -> ApiKey:
         """Revoke a key (idempotent). With `workspace`, only a key of that workspace: another's is
         NotFound, exactly like an unknown id (the server passes the caller's workspace)."""
-        if workspace is not None and all(k.id != key_id for k in self.store.list_api_keys(workspace)):
+        if workspace is not None and all(k.id != key_id for k in self.store.keys.list(workspace)):
             raise NotFound(f"no API key {key_id!r}")
-        return self.store.revoke_api_key(key_id, utcnow())
+        return self.store.keys.revoke(key_id, utcnow())
 
     def list(self, workspace: str | None = None) -> list[ApiKey]:
-        return self.store.list_api_keys(workspace)
+        return self.store.keys.list(workspace)

@@ -30,14 +30,14 @@ def drain(store: Store, embedder: Embedder | None, *, limit: int = 256) -> Outbo
     """Do up to `limit` due jobs; a failed one becomes due again after an exponential backoff.
     Without an embedder there is nothing to do them with: none is claimed."""
     if embedder is None:
-        return OutboxReport(done=0, failed=0, pending=store.pending_jobs())
-    jobs = store.claim_jobs(limit=limit)
+        return OutboxReport(done=0, failed=0, pending=store.outbox.pending())
+    jobs = store.outbox.claim(limit=limit)
     done = failed = 0
     by_space: dict[str, list[Job]] = {}
     for job in jobs:
         by_space.setdefault(job.space_id, []).append(job)
     for space_id, group in by_space.items():
-        records = {r.id: r for r in store.get_many(space_id, [j.record_id for j in group])}
+        records = {r.id: r for r in store.records.get_many(space_id, [j.record_id for j in group])}
         live = [j for j in group if j.record_id in records]
         if not live:
             continue
@@ -45,10 +45,10 @@ def drain(store: Store, embedder: Embedder | None, *, limit: int = 256) -> Outbo
             vectors = embedder.embed([index_payload(records[j.record_id]).embed_text for j in live])
         except BackendError as exc:
             for job in live:
-                store.retry_job(job, str(exc), delay_s=min(2.0 ** (job.attempts + 1), MAX_BACKOFF_S))
+                store.outbox.retry(job, str(exc), delay_s=min(2.0 ** (job.attempts + 1), MAX_BACKOFF_S))
             failed += len(live)
             continue
         for job, vector in zip(live, vectors, strict=True):
-            store.complete_embedding(job, vector)
+            store.outbox.complete_embedding(job, vector)
             done += 1
-    return OutboxReport(done=done, failed=failed, pending=store.pending_jobs())
+    return OutboxReport(done=done, failed=failed, pending=store.outbox.pending())

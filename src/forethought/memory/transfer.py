@@ -45,7 +45,7 @@ def export_space(store: Store, space: Space, path: Path) -> int:
     records: list[Record] = []
     after: str | None = None
     while True:
-        page = store.list_records(space.id, everything, limit=1000, after_id=after)
+        page = store.records.list(space.id, everything, limit=1000, after_id=after)
         if not page:
             break
         records.extend(page)
@@ -53,7 +53,7 @@ def export_space(store: Store, space: Space, path: Path) -> int:
     events: list[AuditEvent] = []
     before: int | None = None
     while True:
-        batch = store.audit_events(space.id, limit=1000, before_seq=before)
+        batch = store.audit.events(space.id, limit=1000, before_seq=before)
         events.extend(batch)
         if len(batch) < 1000:
             break
@@ -180,13 +180,13 @@ def import_space(
 ) -> int:
     records = [r.model_copy(update={"space_id": space.id}) for r in export.records]
     events = [e.model_copy(update={"space_id": space.id}) for e in export.events]
-    taken = store.ids_in_use([r.id for r in records])
-    present = store.ids_in_use(list(taken), space_id=space.id)
+    taken = store.records.ids_in_use([r.id for r in records])
+    present = store.records.ids_in_use(list(taken), space_id=space.id)
     mapping: dict[str, str] = {}
     for record in records:
         if record.id in taken and record.id not in present:
             mapping[record.id] = _derived_id(space.id, record.id)
-    remapped_taken = store.ids_in_use(list(mapping.values()), space_id=space.id)
+    remapped_taken = store.records.ids_in_use(list(mapping.values()), space_id=space.id)
     present |= {original for original, new in mapping.items() if new in remapped_taken}
 
     def m(value: str | None) -> str | None:
@@ -244,7 +244,7 @@ def import_space(
                     details={"records": total},
                 )
             )
-        store.apply(ChangeSet(space.id, inserts=index_records(batch, embedder), events=batch_events))
+        store.records.apply(ChangeSet(space.id, inserts=index_records(batch, embedder), events=batch_events))
         done += len(batch)
         if progress is not None:
             progress(done, total)

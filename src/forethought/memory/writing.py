@@ -244,7 +244,7 @@ def retain_drafts(
     now = utcnow()
     for i, (draft, when) in enumerate(drafts):
         if draft.external_id is not None:
-            existing = store.find_by_external_id(space.id, draft.external_id)
+            existing = store.records.find_by_external_id(space.id, draft.external_id)
             if existing is None and draft.external_id in seen_external:
                 existing = pending[seen_external[draft.external_id]][1]
             if existing is not None:
@@ -260,7 +260,7 @@ def retain_drafts(
         inserts = index_records([record for _, record in pending], embedder)
         events = [created_event(record, actor) for _, record in pending]
         try:
-            store.apply(ChangeSet(space.id, inserts=inserts, events=events))
+            store.records.apply(ChangeSet(space.id, inserts=inserts, events=events))
         except Conflict:
             if not any(r.external_id for _, r in pending):
                 raise

@@ -122,7 +122,7 @@ def memory_tokens(memory: Memory, scope: Scope) -> int:
     space = memory.space_of(scope, create=False)
     if space is None:
         return 0
-    return memory.store.statement_tokens(space.id, RecordFilter())
+    return memory.store.records.statement_tokens(space.id, RecordFilter())
 
 
 def build_brief(

@@ -62,5 +62,5 @@ def capture_session(
         at=when,
         details={"session": session.id, "turns": len(clean), "source": source},
     )
-    memory.store.add_session(session, [event])
+    memory.store.sessions.add(session, [event])
     return session

@@ -137,7 +137,7 @@ def submit(
     evidence: list[tuple[str, Sequence[Evidence]]] = []
     for candidate, relation in zip(candidates, relations, strict=True):
         if relation.label is RelationLabel.DUPLICATE and relation.target_id:
-            target = memory.store.get(space.id, relation.target_id)
+            target = memory.store.records.get(space.id, relation.target_id)
             evidence.append((target.id, candidate.evidence))
             events.append(_evidence_event(target, memory.actor, len(candidate.evidence)))
             submission.items.append(SubmittedItem(target, relation, "merged"))
@@ -172,7 +172,7 @@ def submit(
         new.append(record)
         events.extend([created_event(record, VALIDATOR_ACTOR), event])
         transitions.append((record, gone))
-    memory.store.apply(
+    memory.store.records.apply(
         ChangeSet(space.id, inserts=memory.index(new), transitions=transitions, events=events, evidence=evidence)
     )
     return submission
@@ -193,7 +193,7 @@ def _retire(
         return []
     if relation.label is not RelationLabel.SUPERSEDES and not force:
         return []
-    target = memory.store.get(space_id, relation.target_id)
+    target = memory.store.records.get(space_id, relation.target_id)
     if target.status is not Status.ACTIVE:
         return []  # already retired by someone else: nothing left to supersede
     when = max(new.occurred_at, target.occurred_at)
@@ -212,7 +212,7 @@ def _retire(
 
 def _chosen_supersession(memory: Memory, space_id: str, candidate: Record, target_ref: str) -> Record:
     """The candidate with the reviewer's choice of the record it replaces as its relation."""
-    target = memory.store.get(space_id, target_ref)
+    target = memory.store.records.get(space_id, target_ref)
     if target.status is not Status.ACTIVE:
         raise InvalidInput(f"{target.handle} is {target.status.value}; only an active record can be superseded")
     if target.id == candidate.id:
@@ -232,7 +232,7 @@ def approve(
 ) -> Record:
     target_space = scope.require()
     reason = clean_reason(reason)
-    record = memory.store.get(target_space.id, record_id)
+    record = memory.store.records.get(target_space.id, record_id)
     if Flag.INJECTION.value in record.flags:
         raise InvalidInput(f"{record.handle} is flagged as instruction-like text; edit it before approving")
     if supersedes is not None:
@@ -240,7 +240,7 @@ def approve(
         conflict = "supersede"
     relation = record.relation
     if relation is not None and relation.label is RelationLabel.CONFLICTS and conflict is None:
-        other = memory.store.get(target_space.id, relation.target_id) if relation.target_id else None
+        other = memory.store.records.get(target_space.id, relation.target_id) if relation.target_id else None
         raise InvalidInput(
             f"{record.handle} conflicts with {other.handle if other else 'a record'}: "
             "approve it with conflict='supersede' or conflict='keep_both'"
@@ -253,8 +253,8 @@ def approve(
         if conflict == "keep_both"
         else _retire(memory, target_space.id, relation, active, events, actor=memory.actor, force=force)
     )
-    memory.store.apply(ChangeSet(target_space.id, transitions=[(record, active), *retire], events=events))
-    return memory.store.get(target_space.id, active.id)  # as stored
+    memory.store.records.apply(ChangeSet(target_space.id, transitions=[(record, active), *retire], events=events))
+    return memory.store.records.get(target_space.id, active.id)  # as stored
 
 
 def approve_all(memory: Memory, scope: Scope, *, high_confidence: bool = False) -> list[Record]:

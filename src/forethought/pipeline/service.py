@@ -157,21 +157,21 @@ class Pipeline:
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
-        return self.memory.store.list_sessions(space.id, limit=limit, before_id=before_id)
+        return self.memory.store.sessions.list(space.id, limit=limit, before_id=before_id)
 
     def get_session(self, scope: Scope, session_id: str) -> Session:
         """One captured session with its turns; NotFound for an unknown id or one of another space."""
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no session {session_id!r} in this space")
-        return self.memory.store.get_session(space.id, session_id)
+        return self.memory.store.sessions.get(space.id, session_id)
 
     def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Trace]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
-        found = self.memory.store.list_traces(space.id, limit=limit, before_id=before_id)
+        found = self.memory.store.traces.list(space.id, limit=limit, before_id=before_id)
         return [Trace.from_stored(data) for data in found]
 
     def trace(self, scope: Scope, trace_id: str) -> Trace:
@@ -179,4 +179,4 @@ class Pipeline:
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
-        return Trace.from_stored(self.memory.store.get_trace(space.id, trace_id))
+        return Trace.from_stored(self.memory.store.traces.get(space.id, trace_id))

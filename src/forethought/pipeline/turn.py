@@ -87,12 +87,12 @@ def run_turn(
     reply = _generate(app, brief, session, text, model, trace)
     reply, blocked = _check(memory, scope, brief, session, text, reply, model, trace)
     with trace.stage("persist_reply"):
-        memory.store.append_turns(
+        memory.store.sessions.append_turns(
             space.id, session.id, [Turn(index=user_index + 1, role=Role.AGENT, text=scrub(reply.text, app))]
         )
     with trace.stage("memorize") as stage:
         try:
-            stored = memory.store.get_session(space.id, session.id)
+            stored = memory.store.sessions.get(space.id, session.id)
             result = memorize(
                 memory,
                 scope,
@@ -122,9 +122,9 @@ def _persist_message(
             memory, scope, [Turn(index=0, role=Role.USER, text=text)], title=text[:80], source="chat"
         )
         return session, 0
-    session = memory.store.get_session(space.id, session_id)
+    session = memory.store.sessions.get(space.id, session_id)
     index = len(session.turns)
-    memory.store.append_turns(space.id, session.id, [Turn(index=index, role=Role.USER, text=scrub(text, app))])
+    memory.store.sessions.append_turns(space.id, session.id, [Turn(index=index, role=Role.USER, text=scrub(text, app))])
     return session, index
 
 
@@ -232,7 +232,7 @@ def _save(memory: Memory, trace: Trace) -> None:
     with trace.stage("trace"):
         pass  # the stage list is complete once this is recorded; timing it would time the write itself
     try:
-        memory.store.add_trace(
+        memory.store.traces.add(
             trace.space_id,
             trace.id,
             kind=trace.kind,

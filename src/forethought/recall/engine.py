@@ -85,7 +85,7 @@ def run_recall(store: Store, embedder: Embedder | None, request: RecallRequest) 
     fusion = _Fusion(cfg.rrf_k)
 
     if cfg.keyword_weight > 0 and store.capabilities.fts and analysis.keywords:
-        found = timer.run("keyword", lambda: store.keyword_search(space, analysis.keywords, flt, n))
+        found = timer.run("keyword", lambda: store.search.keyword(space, analysis.keywords, flt, n))
         fusion.add("keyword", _pairs(found), cfg.keyword_weight, cut=len(found) >= n)
     unavailable: list[str] = []
     if cfg.semantic_weight > 0 and store.capabilities.vectors and embedder is not None:
@@ -96,13 +96,13 @@ def run_recall(store: Store, embedder: Embedder | None, request: RecallRequest) 
             log.warning("query embedding failed; recalling without the semantic signal: %s", exc)
             unavailable.append("semantic")
         else:
-            found = timer.run("semantic", lambda: store.vector_search(space, vector, flt, n))
+            found = timer.run("semantic", lambda: store.search.vector(space, vector, flt, n))
             fusion.add("semantic", _pairs(found), cfg.semantic_weight, cut=len(found) >= n)
     if cfg.terms_weight > 0 and analysis.terms:
-        found = timer.run("terms", lambda: store.term_search(space, analysis.terms, flt, n))
+        found = timer.run("terms", lambda: store.search.terms(space, analysis.terms, flt, n))
         fusion.add("terms", _pairs(found), cfg.terms_weight, cut=len(found) >= n)
 
-    loaded = timer.run("load", lambda: store.get_many(space, list(fusion.why)))
+    loaded = timer.run("load", lambda: store.records.get_many(space, list(fusion.why)))
     records: dict[str, Record] = {r.id: r for r in loaded}
     pool = list(records.values())
     if cfg.statement_weight > 0:

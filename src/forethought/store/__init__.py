@@ -1,5 +1,14 @@
-"""Stores: the Store seam and its backends."""
+"""Stores: the Store seam (narrow contracts, `base.py`) and its backends (`sqlite/`)."""
 
-from forethought.store.base import Capabilities, ChangeSet, NewRecord, RecordFilter, ScoredId, Store
+from forethought.store.base import (
+    AppMigration,
+    AppTables,
+    Capabilities,
+    ChangeSet,
+    NewRecord,
+    RecordFilter,
+    ScoredId,
+    Store,
+)
 
-__all__ = ["Capabilities", "ChangeSet", "NewRecord", "RecordFilter", "ScoredId", "Store"]
+__all__ = ["AppMigration", "AppTables", "Capabilities", "ChangeSet", "NewRecord", "RecordFilter", "ScoredId", "Store"]

@@ -1,4 +1,5 @@
-"""The SQL behind the store's three searches, and the record filter they share."""
+"""The store's three searches on SQLite (`SQLiteSearch`), the SQL behind them, and the record
+filter they share with listings."""
 
 from __future__ import annotations
 
@@ -10,12 +11,50 @@ import numpy as np
 
 from forethought.domain import Record
 from forethought.domain.times import format_time
-from forethought.store.base import RecordFilter, ScoredId, Vector
+from forethought.store.contracts import SearchIndex
+from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.vector_cache import VectorCache
+from forethought.store.types import RecordFilter, ScoredId, Vector
 
-__all__ = ["POSTINGS_BUDGET", "TERM_FREQUENCY_CAP", "by_terms", "filter_sql", "fts_body", "keyword", "nearest"]
+__all__ = [
+    "POSTINGS_BUDGET",
+    "TERM_FREQUENCY_CAP",
+    "SQLiteSearch",
+    "by_terms",
+    "filter_sql",
+    "fts_body",
+    "keyword",
+    "nearest",
+]
 
 Own = Callable[[str, str], bool]
+
+
+class SQLiteSearch(SearchIndex):
+    """FTS5 BM25, the per-space vector cache, and exact terms; every hit's space is checked."""
+
+    def __init__(self, db: Database, vectors: VectorCache) -> None:
+        self._db = db
+        self._vectors = vectors
+
+    def keyword(self, space_id: str, words: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
+        if not words:
+            return []
+        return self._db.read(lambda c: keyword(c, space_id, words, flt, limit, self._db.own))
+
+    def vector(self, space_id: str, vector: Vector, flt: RecordFilter, limit: int) -> list[ScoredId]:
+        found = self._db.read(lambda c: nearest(c, self._vectors, space_id, vector, flt, limit, self._db.own))
+        self._vectors.maybe_snapshot(space_id, lambda: self._removes(space_id))
+        return found
+
+    def terms(self, space_id: str, terms: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
+        if not terms:
+            return []
+        return self._db.read(lambda c: by_terms(c, space_id, terms, flt, limit, self._db.own))
+
+    def _removes(self, space_id: str) -> int | None:
+        rows = self._db.fetch("SELECT vec_removes FROM spaces WHERE id = ?", (space_id,))
+        return int(rows[0][0]) if rows else None
 
 
 def fts_body(record: Record, search_text: str) -> str:

@@ -1,0 +1,23 @@
+"""The narrow contracts a store backend implements, one module each (see `forethought.store.base`)."""
+
+from forethought.store.contracts.app_tables import AppTables
+from forethought.store.contracts.audit import AuditLog
+from forethought.store.contracts.keys import KeyStore
+from forethought.store.contracts.outbox import OutboxStore
+from forethought.store.contracts.records import RecordStore
+from forethought.store.contracts.search import SearchIndex
+from forethought.store.contracts.sessions import SessionStore
+from forethought.store.contracts.spaces import SpaceStore
+from forethought.store.contracts.traces import TraceStore
+
+__all__ = [
+    "AppTables",
+    "AuditLog",
+    "KeyStore",
+    "OutboxStore",
+    "RecordStore",
+    "SearchIndex",
+    "SessionStore",
+    "SpaceStore",
+    "TraceStore",
+]

@@ -1,0 +1,38 @@
+"""SessionStore: conversations and their turns, kept as they were said."""
+
+from __future__ import annotations
+
+import builtins
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from forethought.domain import AuditEvent, Session, Turn
+
+__all__ = ["SessionStore"]
+
+
+class SessionStore(ABC):
+    """Sessions of one space at a time; a session of another space is not found.
+
+    Every method may raise `StoreBusy` and `BackendError`.
+    """
+
+    @abstractmethod
+    def add(self, session: Session, events: Sequence[AuditEvent] = ()) -> None:
+        """Store a session with its turns and `events`, atomically.
+
+        Raises NotFound when its space is gone and Conflict when the id is taken."""
+
+    @abstractmethod
+    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+        """Add turns at the end of a session (their `index` must continue the session's).
+
+        Raises NotFound for a session of another space, Conflict when an index is taken."""
+
+    @abstractmethod
+    def get(self, space_id: str, session_id: str) -> Session:
+        """One session with every turn in order; NotFound for an unknown id or one of another space."""
+
+    @abstractmethod
+    def list(self, space_id: str, *, limit: int = 100, before_id: str | None = None) -> builtins.list[Session]:
+        """Newest first; with `before_id`, only sessions older than that one (a keyset cursor)."""

@@ -1,0 +1,75 @@
+"""Removing records for good: the rows of every table and index, the links to them, and the
+traces the text could leave in index segments or the WAL."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from forethought.errors import BackendError, NotFound
+from forethought.store.sqlite.connection import Database
+from forethought.store.sqlite.driver import retrying
+from forethought.store.sqlite.rows import dump_json
+from forethought.store.sqlite.sql import chunks, marks
+
+__all__ = ["cut_links", "delete_rows", "purge", "require_space"]
+
+log = logging.getLogger(__name__)
+
+
+def require_space(conn: Any, space_id: str) -> None:
+    """NotFound unless the space exists (a write to an erased space must not resurrect it)."""
+    if conn.execute("SELECT 1 FROM spaces WHERE id = ?", (space_id,)).fetchone() is None:
+        raise NotFound("no such space (it may have been erased)")
+
+
+def cut_links(conn: Any, space_id: str, ids: list[str]) -> None:
+    """Remove references to erased ids from the records that point at them."""
+    gone = set(ids)
+    placeholders = marks(len(ids))
+    rows = conn.execute(
+        f"SELECT id, supersedes, superseded_by, previous_id FROM records WHERE space_id = ?"
+        f" AND id NOT IN ({placeholders})"
+        f" AND (superseded_by IN ({placeholders}) OR previous_id IN ({placeholders}) OR supersedes != '[]')",
+        (space_id, *ids, *ids, *ids),
+    ).fetchall()
+    for record_id, supersedes, superseded_by, previous_id in rows:
+        kept = [i for i in json.loads(supersedes) if i not in gone]
+        conn.execute(
+            "UPDATE records SET supersedes = ?, superseded_by = ?, previous_id = ? WHERE id = ?",
+            (
+                dump_json(kept),
+                None if superseded_by in gone else superseded_by,
+                None if previous_id in gone else previous_id,
+                record_id,
+            ),
+        )
+
+
+def delete_rows(conn: Any, rowids: list[int]) -> int:
+    """Delete records by rowid from every table and index; returns vectors removed."""
+    removed_vectors = 0
+    for chunk in chunks(rowids, 500):
+        placeholders = marks(len(chunk))
+        conn.execute(f"DELETE FROM records_fts WHERE rowid IN ({placeholders})", chunk)
+        removed_vectors += conn.execute(f"DELETE FROM vectors WHERE record_rowid IN ({placeholders})", chunk).rowcount
+        conn.execute(f"DELETE FROM record_tags WHERE record_rowid IN ({placeholders})", chunk)
+        conn.execute(f"DELETE FROM record_terms WHERE record_rowid IN ({placeholders})", chunk)
+        conn.execute(f"DELETE FROM records WHERE rowid IN ({placeholders})", chunk)
+    return int(removed_vectors)
+
+
+def purge(db: Database, *, secure_fts_delete: bool) -> None:
+    """After an erasure: make sure no trace of the text survives in index segments or the WAL."""
+    conn = db.conn()
+
+    def run() -> None:
+        if not secure_fts_delete:
+            conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    try:
+        retrying(run, counter=db.count_retry)
+    except BackendError:  # pragma: no cover - a checkpoint blocked by readers is retried later
+        log.warning("could not checkpoint after an erasure; the WAL is cleared at the next checkpoint")

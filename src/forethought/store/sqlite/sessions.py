@@ -1,0 +1,78 @@
+"""Sessions on SQLite: a row per session, a row per turn, read back in turn order."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+from forethought.domain import AuditEvent, Session, Turn
+from forethought.domain.times import format_time
+from forethought.errors import NotFound
+from forethought.store.contracts import SessionStore
+from forethought.store.sqlite.audit import insert_events
+from forethought.store.sqlite.connection import Database
+from forethought.store.sqlite.erasure import require_space
+from forethought.store.sqlite.rows import session_from_rows, session_values
+from forethought.store.sqlite.sql import newest_first
+
+__all__ = ["SQLiteSessions"]
+
+_INSERT_TURN = "INSERT INTO turns (session_id, idx, role, speaker, text, occurred_at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+class SQLiteSessions(SessionStore):
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def add(self, session: Session, events: Sequence[AuditEvent] = ()) -> None:
+        def write(conn: Any) -> None:
+            require_space(conn, session.space_id)
+            conn.execute(
+                "INSERT INTO sessions (id, space_id, title, source, created_at, metadata) VALUES (?, ?, ?, ?, ?, ?)",
+                session_values(session),
+            )
+            conn.executemany(_INSERT_TURN, [_turn_values(session.id, t) for t in session.turns])
+            insert_events(conn, events)
+
+        self._db.write(write)
+
+    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+        def write(conn: Any) -> None:
+            row = conn.execute("SELECT space_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None or not self._db.own(space_id, row[0]):
+                raise NotFound(f"no session {session_id!r} in this space")
+            conn.executemany(_INSERT_TURN, [_turn_values(session_id, t) for t in turns])
+
+        self._db.write(write)
+
+    def get(self, space_id: str, session_id: str) -> Session:
+        def find(conn: Any) -> tuple[Any, builtins.list[Any]]:
+            row = conn.execute(
+                "SELECT id, space_id, title, source, created_at, metadata FROM sessions WHERE id = ?",
+                (session_id,),
+            ).fetchone()
+            turns = (
+                []
+                if row is None
+                else conn.execute(
+                    "SELECT idx, role, speaker, text, occurred_at FROM turns WHERE session_id = ? ORDER BY idx",
+                    (session_id,),
+                ).fetchall()
+            )
+            return row, turns
+
+        row, turns = self._db.read(find)
+        if row is None or not self._db.own(space_id, row[1]):
+            raise NotFound(f"no session {session_id!r} in this space")
+        return session_from_rows(row, turns)
+
+    def list(self, space_id: str, *, limit: int = 100, before_id: str | None = None) -> builtins.list[Session]:
+        sql, args = newest_first("sessions", "id", space_id, limit, before_id)
+        ids = [r[0] for r in self._db.fetch(sql, args)]
+        return [self.get(space_id, i) for i in ids]
+
+
+def _turn_values(session_id: str, turn: Turn) -> tuple[Any, ...]:
+    when = None if turn.occurred_at is None else format_time(turn.occurred_at)
+    return (session_id, turn.index, turn.role.value, turn.speaker, turn.text, when)

@@ -1,0 +1,88 @@
+"""Spaces on SQLite: one row per subject, its id an HMAC of the key under the store secret."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+from forethought.domain import Action, AuditEvent, Space, SpaceKey, new_id
+from forethought.domain.ids import space_id_for
+from forethought.domain.times import format_time, parse_time, utcnow
+from forethought.errors import NotFound
+from forethought.store.contracts import SpaceStore
+from forethought.store.sqlite.audit import insert_events
+from forethought.store.sqlite.connection import Database
+from forethought.store.sqlite.erasure import delete_rows, purge
+from forethought.store.sqlite.vector_cache import VectorCache
+
+__all__ = ["SQLiteSpaces"]
+
+
+class SQLiteSpaces(SpaceStore):
+    def __init__(self, db: Database, vectors: VectorCache, *, secret: bytes, secure_fts_delete: bool) -> None:
+        self._db = db
+        self._vectors = vectors
+        self._secret = secret
+        self._secure_fts_delete = secure_fts_delete
+
+    def resolve(self, key: SpaceKey, *, create: bool = True) -> Space:
+        space_id = space_id_for(self._secret, key.workspace, key.subject_type, key.subject_id)
+
+        def find(conn: Any) -> Any:
+            return conn.execute("SELECT created_at FROM spaces WHERE id = ?", (space_id,)).fetchone()
+
+        row = self._db.read(find)
+        if row is None:
+            if not create:
+                raise NotFound(f"no space for {key.subject_type} {key.subject_id!r}")
+            now = format_time(utcnow())
+
+            def insert(conn: Any) -> Any:
+                conn.execute(
+                    "INSERT OR IGNORE INTO spaces (id, workspace, subject_type, subject_id, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (space_id, key.workspace, key.subject_type, key.subject_id, now),
+                )
+                return find(conn)
+
+            row = self._db.write(insert)
+        return Space(id=space_id, key=key, created_at=parse_time(row[0]))
+
+    def list(self, workspace: str | None = None) -> builtins.list[Space]:
+        sql = "SELECT id, workspace, subject_type, subject_id, created_at FROM spaces"
+        params: tuple[Any, ...] = ()
+        if workspace is not None:
+            sql += " WHERE workspace = ?"
+            params = (workspace,)
+        rows = self._db.fetch(sql + " ORDER BY created_at", params)
+        return [
+            Space(
+                id=r[0],
+                key=SpaceKey(workspace=r[1], subject_type=r[2], subject_id=r[3]),
+                created_at=parse_time(r[4]),
+            )
+            for r in rows
+        ]
+
+    def erase(self, space_id: str, *, actor: str) -> int:
+        def erase(conn: Any) -> int:
+            rowids = [r[0] for r in conn.execute("SELECT rowid FROM records WHERE space_id = ?", (space_id,))]
+            delete_rows(conn, rowids)
+            conn.execute("DELETE FROM sessions WHERE space_id = ?", (space_id,))
+            conn.execute("DELETE FROM audit_events WHERE space_id = ?", (space_id,))
+            conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))
+            event = AuditEvent(
+                id=new_id(),
+                space_id=space_id,
+                action=Action.SPACE_ERASED,
+                actor=actor,
+                at=utcnow(),
+                details={"records": len(rowids)},
+            )
+            insert_events(conn, [event])
+            return len(rowids)
+
+        removed = self._db.write(erase)
+        self._vectors.drop(space_id)
+        purge(self._db, secure_fts_delete=self._secure_fts_delete)
+        return removed

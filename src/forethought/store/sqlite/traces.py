@@ -1,0 +1,54 @@
+"""Traces on SQLite: one JSON document per turn, listed newest first."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from datetime import datetime
+from typing import Any
+
+from forethought.domain.times import format_time
+from forethought.errors import NotFound
+from forethought.store.contracts import TraceStore
+from forethought.store.sqlite.connection import Database
+from forethought.store.sqlite.erasure import require_space
+from forethought.store.sqlite.sql import newest_first
+
+__all__ = ["SQLiteTraces"]
+
+
+class SQLiteTraces(TraceStore):
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def add(
+        self,
+        space_id: str,
+        trace_id: str,
+        *,
+        kind: str,
+        session_id: str | None,
+        created_at: datetime,
+        data: dict[str, Any],
+    ) -> None:
+        payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+        def write(conn: Any) -> None:
+            require_space(conn, space_id)
+            conn.execute(
+                "INSERT INTO traces (id, space_id, session_id, kind, created_at, data) VALUES (?, ?, ?, ?, ?, ?)",
+                (trace_id, space_id, session_id, kind, format_time(created_at), payload),
+            )
+
+        self._db.write(write)
+
+    def get(self, space_id: str, trace_id: str) -> dict[str, Any]:
+        rows = self._db.fetch("SELECT space_id, data FROM traces WHERE id = ?", (trace_id,))
+        if not rows or not self._db.own(space_id, rows[0][0]):
+            raise NotFound(f"no trace {trace_id!r} in this space")
+        data: dict[str, Any] = json.loads(rows[0][1])
+        return data
+
+    def list(self, space_id: str, *, limit: int = 50, before_id: str | None = None) -> builtins.list[dict[str, Any]]:
+        rows = self._db.fetch(*newest_first("traces", "space_id, data", space_id, limit, before_id))
+        return [json.loads(r[1]) for r in rows if self._db.own(space_id, r[0])]
