@@ -52,12 +52,14 @@ class Samples:
 
 def seed(db: Path, n: int) -> str:
     """`n` synthetic memories through the real embedder; returns a full API key."""
-    from forethought import Forethought, RetainItem, SpaceKey
-    from forethought.plugins import registry
+    from forethought import Forethought, RetainItem
 
-    key = SpaceKey(workspace="load", subject_type=registry().app("generic").subject_type, subject_id="load")
     with Forethought.open(db) as memory:
-        memory.retain_many(key, [RetainItem(t) for t in memories(n, seed=11)], batch_size=64)
+        memory.retain_many(
+            memory.scope("generic", "load", workspace="load"),
+            [RetainItem(t) for t in memories(n, seed=11)],
+            batch_size=64,
+        )
         _, full = memory.create_api_key("load", name="bench")
     return full
 

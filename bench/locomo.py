@@ -35,8 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import Stopwatch, command_line, machine, markdown_table, now_iso, peak_rss_mb, timing, write_json
-from forethought import Forethought
-from forethought.domain import SpaceKey
+from forethought import Forethought, Scope
 from forethought.facade import RetainItem
 from forethought.recall import PRESETS, RecallConfig
 
@@ -181,8 +180,9 @@ def retain_items(conversation: Conversation, mode: IngestMode) -> list[RetainIte
     return items
 
 
-def space_for(mode: IngestMode, conversation: Conversation) -> SpaceKey:
-    return SpaceKey(workspace=f"locomo-{mode.name}", subject_type="conversation", subject_id=conversation.sample_id)
+def space_for(memory: Forethought, mode: IngestMode, conversation: Conversation) -> Scope:
+    """One subject per conversation and ingest mode (a workspace per mode keeps them apart)."""
+    return memory.scope("generic", conversation.sample_id, workspace=f"locomo-{mode.name}")
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def ingest(memory: Forethought, conversations: Sequence[Conversation], mode: Ing
     turns = 0
     for conversation in conversations:
         items = retain_items(conversation, mode)
-        memory.retain_many(space_for(mode, conversation), items, source="locomo")
+        memory.retain_many(space_for(memory, mode, conversation), items, source="locomo")
         turns += len(items)
     seconds = time.perf_counter() - start
     return IngestFigures(mode.name, turns, round(seconds, 2), round(turns / seconds, 1))
@@ -260,7 +260,7 @@ def ask(memory: Forethought, variant: Variant, conversations: Sequence[Conversat
     mode = INGEST_MODES[variant.ingest]
     answers: list[Answer] = []
     for conversation in conversations:
-        space = space_for(mode, conversation)
+        space = space_for(memory, mode, conversation)
         memory.recall(space, "warm up", k=K, strategy=variant.strategy)  # builds the vector index
         watch = Stopwatch()
         for q in conversation.questions:

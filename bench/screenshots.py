@@ -19,7 +19,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as ready
 from tests.web.live import LiveServer, chromium, live_server, log_in, send_message, wait
 
-from forethought import Forethought, SpaceKey
+from forethought import Forethought
 from forethought.server.demo import DEMO_WORKSPACE, seed_demo
 
 MAYA = "/web/apps/career/maya"
@@ -39,9 +39,9 @@ User: Never run migrations against production on Fridays.
 def _prepare(memory: Forethought) -> None:
     """Activity beyond the seed: a transcript for the inbox and a superseded decision."""
     seed_demo(memory)
-    me = SpaceKey(workspace=DEMO_WORKSPACE, subject_type="generic", subject_id="me")
-    memory.submit_session("generic", me, NOTES, title="planning notes")
-    project = SpaceKey(workspace=DEMO_WORKSPACE, subject_type="project", subject_id="tillpoint")
+    me = memory.scope("generic", "me", workspace=DEMO_WORKSPACE)
+    memory.submit_session(me, NOTES, title="planning notes")
+    project = memory.scope("project", "tillpoint", workspace=DEMO_WORKSPACE)
     postgres = memory.recall(project, "Postgres ledger service", k=1).hits[0].record
     memory.supersede(
         project,

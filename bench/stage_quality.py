@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import command_line, machine, markdown_table, now_iso, write_json
-from forethought import Forethought, Record
+from forethought import Forethought, Record, Scope
 from forethought.apps.base import App
 from forethought.apps.generic import APP as GENERIC
 from forethought.domain import CheckPatterns, Status
@@ -71,9 +71,9 @@ def app_for(domain: str) -> App:
     return GENERIC
 
 
-def load(memory: Forethought, subject: str, items: list[dict[str, Any]]) -> dict[str, Record]:
+def load(memory: Forethought, scope: Scope, items: list[dict[str, Any]]) -> dict[str, Record]:
     """Store the fixture's records (check patterns included, which `retain` does not take)."""
-    space = memory.space(subject)
+    space = memory.space(scope)
     records: dict[str, Record] = {}
     for item in items:
         draft = Draft(kind=item["kind"], statement=item["statement"], tags=tuple(item.get("tags", ())),
@@ -112,12 +112,13 @@ def score_check(embedder: Embedder, way: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         for n, scenario in enumerate(read_jsonl(FIXTURES / "check")):
             with Forethought(_store(Path(tmp) / f"c{n}.db", embedder), embedder) as memory:
-                records = load(memory, scenario["subject"], scenario["memory"])
-                key_of = {r.id: k for k, r in records.items()}
                 app = app_for(scenario["domain"])
+                scope = memory.scope(app, scenario["subject"])
+                records = load(memory, scope, scenario["memory"])
+                key_of = {r.id: k for k, r in records.items()}
                 for case in scenario["drafts"]:
                     given = list(records.values()) if way == "provided" else None
-                    report = check_draft(memory, app, scenario["subject"], case["draft"], records=given)
+                    report = check_draft(memory.memory, scope, case["draft"], records=given)
                     found = [(key_of.get(v.record_id, "?"), v) for v in report.violations]
                     matched: set[int] = set()
                     fp = 0
@@ -165,10 +166,11 @@ def score_brief(embedder: Embedder) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         for n, scenario in enumerate(read_jsonl(FIXTURES / "brief")):
             with Forethought(_store(Path(tmp) / f"b{n}.db", embedder), embedder) as memory:
-                records = load(memory, scenario["subject"], scenario["memory"])
+                scope = memory.scope(app_for(scenario["domain"]), scenario["subject"])
+                records = load(memory, scope, scenario["memory"])
                 key_of = {r.id: k for k, r in records.items()}
                 for case in scenario["tasks"]:
-                    brief = build_brief(memory, app_for(scenario["domain"]), scenario["subject"], case["task"],
+                    brief = build_brief(memory.memory, scope, case["task"],
                                         file_paths=case.get("file_paths", ()))  # fmt: skip
                     used = {key_of[i.record.id]: i.reason for i in brief.used}
                     must, must_not = set(case["must_apply"]), set(case["must_not_apply"])

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from forethought import Forethought
+from forethought import Forethought, Scope, SpaceKey
 from forethought.embed.hashing import HashingEmbedder
+from forethought.plugins import registry
 
 _real_connect = socket.socket.connect
 
@@ -55,3 +56,11 @@ def minilm() -> Any:
     from forethought.embed.onnx_minilm import MiniLMEmbedder
 
     return MiniLMEmbedder()
+
+
+def scope_of(memory: Forethought, key: SpaceKey) -> Scope:
+    """The Scope naming the subject `key` names: its workspace and subject id, under the installed
+    app whose subject type it is (tests that fix a subject as a constant keep its SpaceKey)."""
+    plugins = registry()
+    app = next(name for name in plugins.names("app") if plugins.app(name).subject_type == key.subject_type)
+    return memory.scope(app, key.subject_id, workspace=key.workspace)

@@ -33,6 +33,7 @@ PUBLIC_API = [
     "RetainItem",
     "Retained",
     "Role",
+    "Scope",
     "Session",
     "SignalScore",
     "Space",

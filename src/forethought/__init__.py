@@ -2,8 +2,9 @@
 
 from forethought import Forethought
 with Forethought.open("memory.db") as memory:
-    memory.retain("acme", "We deploy on Fridays only after the freeze review.", kind="decision")
-    for hit in memory.recall("acme", "can we deploy on friday?").hits:
+    acme = memory.scope("project", "acme")  # one Scope names the subject in every call
+    memory.retain(acme, "We deploy on Fridays only after the freeze review.", kind="decision")
+    for hit in memory.recall(acme, "can we deploy on friday?").hits:
         print(hit.record.handle, hit.record.statement, hit.explain())
 """
 
@@ -30,7 +31,7 @@ from forethought.errors import (
     NotFound,
     StoreBusy,
 )
-from forethought.facade import Forethought, History, Retained, RetainItem
+from forethought.facade import Forethought, History, Retained, RetainItem, Scope
 from forethought.recall import PRESETS, RecallConfig, RecallHit, RecallResult, SignalScore
 
 __version__ = "0.1.0"
@@ -57,6 +58,7 @@ __all__ = [
     "RetainItem",
     "Retained",
     "Role",
+    "Scope",
     "Session",
     "SignalScore",
     "Space",

@@ -113,9 +113,9 @@ def test_check_looks_for_the_apps_own_failed_kinds(memory: Forethought) -> None:
     assert failed_action(baked, OvenApp.failed_kinds) == "bake on the top shelf"
     assert failed_action(_record("bake", "Baking low.", outcome="worked"), OvenApp.failed_kinds) is None
     draft = "You should preheat the oven twice."
-    report = check_draft(memory, OvenApp(), "cook", draft, records=[burnt])
+    report = check_draft(memory.memory, memory.scope(OvenApp(), "cook"), draft, records=[burnt])
     assert [(v.source, v.record_id) for v in report.violations] == [("action", burnt.id)]
-    assert check_draft(memory, GenericApp(), "cook", draft, records=[burnt]).violations == []
+    assert check_draft(memory.memory, memory.scope(GenericApp(), "cook"), draft, records=[burnt]).violations == []
 
 
 # -- identity -----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
-from forethought import Forethought, SpaceKey
+from forethought import Forethought
 from forethought.domain import CheckPatterns
 from tests.reliability.server import FORETHOUGHT, free_port, server_env
 
@@ -47,8 +47,8 @@ class Seed:
 
 def seed(db: Path) -> Seed:
     with Forethought.open(db, embedder="hashing") as memory:
-        alpha = SpaceKey(workspace="alpha", subject_type="project", subject_id="apexcart")
-        beta = SpaceKey(workspace="beta", subject_type="project", subject_id="apexcart")
+        alpha = memory.scope("project", "apexcart", workspace="alpha")
+        beta = memory.scope("project", "apexcart", workspace="beta")
         moment = memory.retain(
             alpha,
             "Never use moment.js; use date-fns for date formatting.",

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from forethought import Forethought, SpaceKey
+from forethought import Forethought
 from tests.mcp.conftest import FORETHOUGHT, seed, server_env
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "claude-code"
@@ -98,11 +98,11 @@ def test_the_stop_hook_submits_new_turns_once(tmp_path: Path) -> None:
         "hook_event_name": "Stop",
         "stop_hook_active": False,
     }
-    key = SpaceKey(workspace="alpha", subject_type="project", subject_id="apexcart")
 
     def pending() -> list[str]:
         with Forethought.open(seeded.db, embedder="hashing") as memory:
-            return sorted(r.statement for r in memory.inbox(key, "project").pending)
+            key = memory.scope("project", "apexcart", workspace="alpha")
+            return sorted(r.statement for r in memory.inbox(key).pending)
 
     first = _hook(SUBMIT, payload, seeded.db, tmp_path, "--space", "apexcart")
     assert first.returncode == 0, first.stderr

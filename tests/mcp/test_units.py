@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from forethought import Forethought, SpaceKey, Status
+from forethought import Forethought, Status
 from forethought.errors import BackendError, Conflict, InvalidInput, NotFound, StoreBusy
 from forethought.mcp_server import Caller, build_server
 from forethought.mcp_server.errors import error_message
 from forethought.mcp_server.http import caller_from_request
 from forethought.mcp_server.rulebook import build_rulebook
-from forethought.plugins import registry
 from tests.mcp.conftest import run, text
 
 
@@ -53,9 +52,7 @@ def test_a_call_without_an_authenticated_caller_fails_closed(memory: Forethought
 
 
 def test_the_space_comes_from_the_callers_workspace(memory: Forethought) -> None:
-    memory.retain(
-        SpaceKey(workspace="w1", subject_type="project", subject_id="p"), "W1 uses Postgres.", kind="decision"
-    )
+    memory.retain(memory.scope("project", "p", workspace="w1"), "W1 uses Postgres.", kind="decision")
 
     async def rulebook(workspace: str) -> str:
         server = build_server(memory, lambda ctx: Caller(workspace=workspace))
@@ -67,7 +64,7 @@ def test_the_space_comes_from_the_callers_workspace(memory: Forethought) -> None
 
 
 def test_the_rulebook_groups_current_records_by_kind_then_area(memory: Forethought) -> None:
-    key = SpaceKey(workspace="default", subject_type="project", subject_id="tillpoint")
+    key = memory.scope("project", "tillpoint", workspace="default")
     memory.retain(key, "Use Postgres for the ledger.", kind="decision", attributes={"area": "db"})
     memory.retain(key, "Squash merges only.", kind="convention", attributes={"area": "process"})
     memory.retain(key, "Keep PRs small.", kind="convention")
@@ -75,7 +72,7 @@ def test_the_rulebook_groups_current_records_by_kind_then_area(memory: Forethoug
     old = memory.retain(key, "Releases ship on Tuesday.", kind="deployment").record
     memory.supersede(key, old.id, "Releases ship on Thursday.")
     memory.retain(key, "A candidate, not a rule.", kind="decision", status=Status.CANDIDATE)
-    book = build_rulebook(memory, registry().app("project"), key)
+    book = build_rulebook(memory, key)
     headings = [line for line in book.markdown.splitlines() if line.startswith("#")]
     assert headings == [
         "# Rulebook: tillpoint (project)",

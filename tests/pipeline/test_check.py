@@ -220,7 +220,7 @@ def test_without_an_action_vocabulary_words_still_match(memory: Forethought) -> 
 def test_the_excerpt_is_the_whole_sentence_with_its_dotted_words(memory: Forethought) -> None:
     record = put(memory, "Downgrading Node.js did not fix the build.", kind="failed_approach")
     draft = "The build broke. Please try downgrading Node.js to 18.2 again. Then rerun it."
-    report = check_draft(memory, GENERIC, SPACE, draft, records=[record])
+    report = check_draft(memory.memory, memory.scope(GENERIC, SPACE), draft, records=[record])
     assert [(v.source, v.excerpt) for v in report.violations] == [
         ("action", "Please try downgrading Node.js to 18.2 again.")
     ]

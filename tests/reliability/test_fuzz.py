@@ -29,8 +29,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from forethought import Forethought, SpaceKey, Status
-from forethought.plugins import registry
+from forethought import Forethought, Status
 from forethought.server.routes import ROUTERS
 from tests.reliability.server import ServerProcess
 
@@ -59,17 +58,17 @@ class Seeded:
 
 
 def _seed_space(memory: Forethought, app: str, subject: str) -> Ids:
-    key = SpaceKey(workspace=WORKSPACE, subject_type=registry().app(app).subject_type, subject_id=subject)
+    key = memory.scope(app, subject, workspace=WORKSPACE)
     ids: Ids = {"record_id": [], "trace_id": [], "session_id": []}
     for text in ("Use Postgres for the ledger service.", "The customer prefers email over phone calls."):
         record = memory.retain(key, text).record
         ids["record_id"] += [record.id, record.handle]
     for text in ("Deploys happen on Tuesdays.", "Releases are tagged by the release manager."):
         ids["record_id"].append(memory.retain(key, text, status=Status.CANDIDATE).record.id)
-    done = memory.turn(app, key, "What database do we use for the ledger?")
+    done = memory.turn(key, "What database do we use for the ledger?")
     ids["trace_id"].append(done.trace_id)
     ids["session_id"].append(done.session_id)
-    ids["session_id"].append(memory.submit_session(app, key, TRANSCRIPT, title="sync problem").session.id)
+    ids["session_id"].append(memory.submit_session(key, TRANSCRIPT, title="sync problem").session.id)
     return ids
 
 

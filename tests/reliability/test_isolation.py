@@ -24,8 +24,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from starlette.routing import BaseRoute
 
-from forethought import Forethought, SpaceKey, Status
-from forethought.plugins import registry
+from forethought import Forethought, Scope, Status
 from forethought.server import ServerSettings, create_app
 
 CANARY = "QX7CANARY"  # in every text of B, in no request of A
@@ -51,32 +50,32 @@ class Seeded:
     b_active: str
 
 
-def _key(workspace: str, app: str, subject: str) -> SpaceKey:
-    return SpaceKey(workspace=workspace, subject_type=registry().app(app).subject_type, subject_id=subject)
+def _key(memory: Forethought, workspace: str, app: str, subject: str) -> Scope:
+    return memory.scope(app, subject, workspace=workspace)
 
 
 def _seed(memory: Forethought) -> Seeded:
     ids: dict[str, list[str]] = {"record_id": [], "trace_id": [], "session_id": [], "key_id": []}
     for app, subject in B_SPACES:
-        key = _key(B, app, subject)
+        key = _key(memory, B, app, subject)
         active = memory.retain(
             key, f"{CANARY} The vault combination is 4417 orchid.", external_id=f"b-{subject}", tags=("vault",)
         ).record
         candidate = memory.retain(key, f"{CANARY} Deploys happen on Tuesdays.", status=Status.CANDIDATE).record
         ids["record_id"] += [active.id, active.handle, candidate.id, candidate.handle]
-        turn = memory.turn(app, key, f"{CANARY} what is the vault combination?")
+        turn = memory.turn(key, f"{CANARY} what is the vault combination?")
         ids["trace_id"].append(turn.trace_id)
         ids["session_id"].append(turn.session_id)
-        submitted = memory.submit_session(app, key, TRANSCRIPT.replace("error", f"{CANARY} error"), title=CANARY)
+        submitted = memory.submit_session(key, TRANSCRIPT.replace("error", f"{CANARY} error"), title=CANARY)
         ids["session_id"].append(submitted.session.id)
         ids["record_id"] += [item.record.id for item in submitted.result.submission.items]
     for i in range(2):
         ids["key_id"].append(memory.create_api_key(B, name=f"{CANARY}-{i}")[0].id)
     _, b_key = memory.create_api_key(B, name=f"{CANARY}-main")
-    tillpoint = _key(B, "project", "tillpoint")
+    tillpoint = _key(memory, B, "project", "tillpoint")
     b_active = memory.list_records(tillpoint, limit=1)[0].id
     # A holds a subject of the same name, with its own records and a candidate.
-    a_space = _key(A, "project", "tillpoint")
+    a_space = _key(memory, A, "project", "tillpoint")
     memory.retain(a_space, "Use Postgres for the ledger service.", kind="decision")
     a_candidate = memory.retain(a_space, "Releases are tagged on Fridays.", status=Status.CANDIDATE).record.id
     _, a_key = memory.create_api_key(A, name="a-main")
@@ -216,12 +215,12 @@ def _snapshot(memory: Forethought, seeded: Seeded) -> str:
     """Everything of B, serialised: records of every status, audit trail, sessions, traces, keys."""
     parts: list[Any] = []
     for app, subject in B_SPACES:
-        key = _key(B, app, subject)
+        key = _key(memory, B, app, subject)
         records = memory.list_records(key, statuses=list(Status), limit=10_000)
         parts.append([r.model_dump(mode="json") for r in records])
         parts.append([e.model_dump(mode="json") for e in memory.audit_events(key, limit=10_000)])
-        parts.append([s.model_dump(mode="json") for s in memory.list_sessions(key, app, limit=10_000)])
-        parts.append([t.model_dump(mode="json") for t in memory.list_traces(key, app, limit=10_000)])
+        parts.append([s.model_dump(mode="json") for s in memory.list_sessions(key, limit=10_000)])
+        parts.append([t.model_dump(mode="json") for t in memory.list_traces(key, limit=10_000)])
     parts.append([k.model_dump(mode="json") for k in memory.list_api_keys(B)])
     parts.append([s.model_dump(mode="json") for s in memory.list_spaces(B)])
     return json.dumps(parts, sort_keys=True, default=str)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 import forethought
-from forethought import Forethought, SpaceKey, Status
+from forethought import Forethought, Status
 from tests.server.conftest import Api
 
 SESSION = """User: We decided to format dates with date-fns; never use moment.js in this project.
@@ -179,7 +179,7 @@ def test_turns_and_traces(api: Api, memory: Forethought) -> None:
     assert [s["name"] for s in trace["stages"]][:2] == ["identity", "persist_message"]
     traces = api.get(f"{base}/traces").json()["items"]
     assert [t["id"] for t in traces] == [again.json()["trace_id"], body["trace_id"]]
-    key = SpaceKey(workspace="acme", subject_type="project", subject_id="tillpoint")
+    key = memory.scope("project", "tillpoint", workspace="acme")
     assert len(memory.store.sessions.get(memory.space(key).id, body["session_id"]).turns) == 4
 
 
@@ -274,5 +274,5 @@ def test_workspace_says_who_the_key_is(api: Api, other: Api) -> None:
     assert mine["workspace"] == api.workspace and mine["key_id"] == api.key_id and mine["mode"] == "heuristic"
     counts = {a["app"]: a["subjects"] for a in mine["apps"]}
     assert counts["career"] == 1 and counts["support"] == 0
-    theirs = other.get(other.scope("generic", "/v1/workspace")).json()
+    theirs = other.get("/v1/workspace").json()
     assert theirs["workspace"] == other.workspace and all(a["subjects"] == 0 for a in theirs["apps"])

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from forethought import Forethought, SpaceKey
+from tests.conftest import scope_of
 from tests.pipeline.trace_rows import FILTERED_ID, TRACE_ID, blocked_turn_row
 from tests.server.conftest import Api
 
@@ -23,7 +24,7 @@ REMEMBERED = {
 
 
 def _seed(memory: Forethought) -> dict[str, Any]:
-    space_id = memory.space(KEY).id
+    space_id = memory.space(scope_of(memory, KEY)).id
     row = blocked_turn_row(space_id)
     when = datetime.fromisoformat(row["created_at"])
     memory.store.traces.add(space_id, TRACE_ID, kind="turn", session_id=row["session_id"], created_at=when, data=row)

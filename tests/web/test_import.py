@@ -9,6 +9,7 @@ import pytest
 
 from forethought import Forethought, InvalidInput, SpaceKey
 from forethought.web.jobs import plan_import
+from tests.conftest import scope_of
 from tests.web.conftest import Browser
 
 IMPORT = "/web/apps/generic/notes/import"
@@ -50,14 +51,16 @@ def test_the_form_without_javascript_imports_and_shows_the_result(alice: Browser
     assert page.status_code == 200
     assert "To review</dt><dd>1</dd>" in page.text
     assert "Open the inbox" in page.text
-    assert [r.statement for r in memory.inbox(NOTES).pending] == ["We decided to use Postgres for the ledger service."]
+    assert [r.statement for r in memory.inbox(scope_of(memory, NOTES)).pending] == [
+        "We decided to use Postgres for the ledger service."
+    ]
 
 
 def test_an_uploaded_file_is_imported(alice: Browser, memory: Forethought) -> None:
     body = json.dumps({"messages": [{"role": "user", "content": "We decided to ship on Thursdays."}]})
     page = alice.post(IMPORT, files={"file": ("week.json", body.encode(), "application/json")})
     assert page.status_code == 200
-    assert memory.list_sessions(NOTES)[0].title == "week.json"
+    assert memory.list_sessions(scope_of(memory, NOTES))[0].title == "week.json"
 
 
 def test_bad_input_is_shown_on_the_form(alice: Browser, memory: Forethought) -> None:
@@ -65,7 +68,7 @@ def test_bad_input_is_shown_on_the_form(alice: Browser, memory: Forethought) -> 
     assert page.status_code == 422
     assert "transcript: not JSON" in page.text
     assert "{&#34;messages&#34;: [" in page.text  # what was pasted is kept, escaped
-    assert memory.list_sessions(NOTES) == []
+    assert memory.list_sessions(scope_of(memory, NOTES)) == []
 
 
 def test_progress_events_reach_one_hundred_percent(alice: Browser, memory: Forethought) -> None:
@@ -86,7 +89,7 @@ def test_progress_events_reach_one_hundred_percent(alice: Browser, memory: Foret
         f"session 1 of 3: {stage}" for stage in ("captured", "extracted", "validated", "filed")
     ]
     assert events[-1]["finished"] is True
-    assert len(memory.inbox(NOTES).pending) == 3
+    assert len(memory.inbox(scope_of(memory, NOTES)).pending) == 3
 
 
 def test_a_reconnecting_page_resumes_after_the_last_event_it_saw(alice: Browser) -> None:

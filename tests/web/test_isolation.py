@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from forethought import Forethought, SpaceKey
+from forethought import Forethought
 from tests.web.conftest import Browser, MakeBrowser
 
 CANARY = "CANARY-7f3a: the vault code is 2468"
@@ -27,11 +27,11 @@ class Planted:
 @pytest.fixture
 def planted(memory: Forethought) -> Planted:
     """Workspace B's memory: an active canary record, a candidate, a session and a trace."""
-    key = SpaceKey(workspace="globex", subject_type="generic", subject_id=SUBJECT)
+    key = memory.scope("generic", SUBJECT, workspace="globex")
     record = memory.retain(key, CANARY, kind="note").record
-    submitted = memory.submit_session("generic", key, f"User: We decided {CANARY}.", title=CANARY)
+    submitted = memory.submit_session(key, f"User: We decided {CANARY}.", title=CANARY)
     candidate = next(i.record for i in submitted.result.submission.items if i.outcome == "pending")
-    turn = memory.turn("generic", key, f"What is the {CANARY}?")
+    turn = memory.turn(key, f"What is the {CANARY}?")
     return Planted(record.id, record.handle, candidate.id, turn.session_id, turn.trace_id)
 
 
@@ -60,7 +60,7 @@ def _pages(app: str, subject: str, planted: Planted) -> list[str]:
 
 def test_no_page_of_workspace_a_shows_workspace_b(alice: Browser, memory: Forethought, planted: Planted) -> None:
     # A has memory of its own under the same subject id, so its pages are not merely empty.
-    mine = SpaceKey(workspace="acme", subject_type="generic", subject_id=SUBJECT)
+    mine = memory.scope("generic", SUBJECT, workspace="acme")
     memory.retain(mine, "Acme's own note about the vault.", kind="note")
     alice.post(f"/web/apps/generic/{SUBJECT}/chat", data={"message": "What about the vault code?"})
     for path in _pages("generic", SUBJECT, planted):
@@ -88,7 +88,7 @@ def test_guessed_ids_of_workspace_b_are_not_found(alice: Browser, planted: Plant
 
 def test_decisions_on_workspace_b_ids_change_nothing(alice: Browser, memory: Forethought, planted: Planted) -> None:
     base = f"/web/apps/generic/{SUBJECT}"
-    theirs = SpaceKey(workspace="globex", subject_type="generic", subject_id=SUBJECT)
+    theirs = memory.scope("generic", SUBJECT, workspace="globex")
     alice.post(f"{base}/inbox/{planted.candidate_id}/approve")
     alice.post(f"{base}/inbox/{planted.candidate_id}/reject")
     alice.post(f"{base}/inbox/{planted.candidate_id}/edit", data={"text": "hijacked"})
@@ -97,7 +97,7 @@ def test_decisions_on_workspace_b_ids_change_nothing(alice: Browser, memory: For
     alice.post(f"{base}/chat", data={"message": "hello", "session": planted.session_id})
     assert memory.get(theirs, planted.candidate_id).status.value == "candidate"
     assert memory.get(theirs, planted.record_id).status.value == "active"
-    assert [t.text for t in memory.get_session(theirs, planted.session_id, "generic").turns][-1] != "hello"
+    assert [t.text for t in memory.get_session(theirs, planted.session_id).turns][-1] != "hello"
     assert not any("hijacked" in r.statement for r in memory.list_records(theirs, statuses=()))
 
 

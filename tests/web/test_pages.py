@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from forethought import Forethought, SpaceKey, Status
+from tests.conftest import scope_of
 from tests.web.conftest import Browser
 
 CHAT = "/web/apps/project/tillpoint/chat"
@@ -22,11 +23,13 @@ SCRIPT = "<script>alert('memory')</script>"
 
 def _pending(memory: Forethought) -> dict[str, str]:
     """Statement -> id of each candidate waiting in tillpoint's inbox."""
-    return {r.statement: r.id for r in memory.inbox(TILLPOINT, "project").pending}
+    return {r.statement: r.id for r in memory.inbox(scope_of(memory, TILLPOINT)).pending}
 
 
 def test_a_turn_shows_the_conversation_and_the_memory_it_used(alice: Browser, memory: Forethought) -> None:
-    used = memory.retain(TILLPOINT, "Use Postgres for the ledger service.", kind="decision", tags=("db",)).record
+    used = memory.retain(
+        scope_of(memory, TILLPOINT), "Use Postgres for the ledger service.", kind="decision", tags=("db",)
+    ).record
     page = alice.post(CHAT, data={"message": "Which database should the ledger service use?"})
     assert page.status_code == 200
     assert re.search(r"session=\w+&trace=\w+", str(page.url))
@@ -46,13 +49,13 @@ def test_an_empty_message_is_refused_with_a_message(alice: Browser) -> None:
 
 
 def test_the_inbox_marks_evidence_and_lists_what_the_validator_filtered(alice: Browser, memory: Forethought) -> None:
-    notes = SpaceKey(workspace="acme", subject_type="generic", subject_id="notes")
+    notes = memory.scope("generic", "notes", workspace="acme")
     transcript = (
         "User: Hello there. We decided to use Postgres for the ledger service. Thanks!\n"
         "Assistant: Noted.\n"
         "User: We decided the CI deploy key is sk-proj-3hX9qPz7LmN2vB8cR4tY6wK1 for now.\n"
     )
-    memory.submit_session("generic", notes, transcript, title="decisions")
+    memory.submit_session(notes, transcript, title="decisions")
     page = alice.get("/web/apps/generic/notes/inbox")
     assert "Hello there. <mark>We decided to use Postgres for the ledger service.</mark> Thanks!" in page.text
     filtered = page.text.split('id="filtered"')[1]
@@ -62,49 +65,51 @@ def test_the_inbox_marks_evidence_and_lists_what_the_validator_filtered(alice: B
 
 
 def test_approving_a_candidate_makes_it_active(alice: Browser, memory: Forethought) -> None:
-    memory.submit_session("project", TILLPOINT, SESSION, title="decisions")
+    memory.submit_session(scope_of(memory, TILLPOINT), SESSION, title="decisions")
     record_id = _pending(memory)["We decided to use Postgres for the ledger service."]
     page = alice.post(f"{INBOX}/{record_id}/approve")
     assert page.url.path == INBOX
     assert "Approved" in page.text
-    assert memory.get(TILLPOINT, record_id).status is Status.ACTIVE
+    assert memory.get(scope_of(memory, TILLPOINT), record_id).status is Status.ACTIVE
 
 
 def test_a_flagged_candidate_cannot_be_approved_until_edited(alice: Browser, memory: Forethought) -> None:
-    memory.submit_session("project", TILLPOINT, SESSION, title="decisions")
-    flagged = next(r for r in memory.inbox(TILLPOINT, "project").pending if "injection" in r.flags)
+    memory.submit_session(scope_of(memory, TILLPOINT), SESSION, title="decisions")
+    flagged = next(r for r in memory.inbox(scope_of(memory, TILLPOINT)).pending if "injection" in r.flags)
     card = alice.get(INBOX).text.split(f'id="candidate-{flagged.handle}"')[1].split("</article>")[0]
     assert re.search(r'name="approve" disabled', card)  # the button is disabled...
     refused = alice.post(f"{INBOX}/{flagged.id}/approve")  # ...and the server refuses anyway
     assert "edit it before approving" in refused.text
-    assert memory.get(TILLPOINT, flagged.id).status is Status.CANDIDATE
+    assert memory.get(scope_of(memory, TILLPOINT), flagged.id).status is Status.CANDIDATE
     alice.post(f"{INBOX}/{flagged.id}/edit", data={"text": "Every PR needs one review before merging."})
     edited = _pending(memory)["Every PR needs one review before merging."]
     alice.post(f"{INBOX}/{edited}/approve")
-    assert memory.get(TILLPOINT, edited).status is Status.ACTIVE
+    assert memory.get(scope_of(memory, TILLPOINT), edited).status is Status.ACTIVE
 
 
 def test_rejecting_a_candidate(alice: Browser, memory: Forethought) -> None:
-    memory.submit_session("project", TILLPOINT, SESSION, title="decisions")
+    memory.submit_session(scope_of(memory, TILLPOINT), SESSION, title="decisions")
     record_id = _pending(memory)["We decided to use Postgres for the ledger service."]
     alice.post(f"{INBOX}/{record_id}/reject", data={"reason": "not decided yet"})
-    assert memory.get(TILLPOINT, record_id).status is Status.REJECTED
+    assert memory.get(scope_of(memory, TILLPOINT), record_id).status is Status.REJECTED
 
 
 def test_a_candidate_can_be_approved_as_the_replacement_of_a_record(alice: Browser, memory: Forethought) -> None:
-    old = memory.retain(TILLPOINT, "Use MySQL for the ledger service.", kind="decision").record
-    memory.submit_session("project", TILLPOINT, SESSION, title="decisions")
+    old = memory.retain(scope_of(memory, TILLPOINT), "Use MySQL for the ledger service.", kind="decision").record
+    memory.submit_session(scope_of(memory, TILLPOINT), SESSION, title="decisions")
     record_id = _pending(memory)["We decided to use Postgres for the ledger service."]
     page = alice.get(INBOX)
     assert f'<option value="{old.id}"' in page.text
     alice.post(f"{INBOX}/{record_id}/approve", data={"supersedes": old.id})
-    assert memory.get(TILLPOINT, record_id).status is Status.ACTIVE
-    assert memory.get(TILLPOINT, old.id).status is Status.SUPERSEDED
+    assert memory.get(scope_of(memory, TILLPOINT), record_id).status is Status.ACTIVE
+    assert memory.get(scope_of(memory, TILLPOINT), old.id).status is Status.SUPERSEDED
 
 
 def test_memory_text_is_escaped_everywhere(alice: Browser, memory: Forethought) -> None:
-    record = memory.retain(TILLPOINT, f"Never run {SCRIPT} in the ledger.", kind="decision").record
-    memory.submit_session("project", TILLPOINT, f"User: We decided to ban {SCRIPT} from the ledger.", title=SCRIPT)
+    record = memory.retain(scope_of(memory, TILLPOINT), f"Never run {SCRIPT} in the ledger.", kind="decision").record
+    memory.submit_session(
+        scope_of(memory, TILLPOINT), f"User: We decided to ban {SCRIPT} from the ledger.", title=SCRIPT
+    )
     alice.post(CHAT, data={"message": f"Can I run {SCRIPT} in the ledger?"})
     for path in (CHAT, INBOX, MEMORY, f"{MEMORY}?q=ledger", f"{MEMORY}/{record.id}", f"{MEMORY}?status=all"):
         page = alice.get(path)
@@ -113,8 +118,8 @@ def test_memory_text_is_escaped_everywhere(alice: Browser, memory: Forethought) 
 
 
 def test_the_explorer_searches_and_filters(alice: Browser, memory: Forethought) -> None:
-    memory.retain(TILLPOINT, "Use Postgres for the ledger service.", kind="decision", tags=("db",))
-    memory.retain(TILLPOINT, "Releases ship every Tuesday.", kind="deployment", tags=("release",))
+    memory.retain(scope_of(memory, TILLPOINT), "Use Postgres for the ledger service.", kind="decision", tags=("db",))
+    memory.retain(scope_of(memory, TILLPOINT), "Releases ship every Tuesday.", kind="deployment", tags=("release",))
     found = alice.get(MEMORY, params={"q": "which database for the ledger"})
     assert "Use Postgres" in found.text and "keyword" in found.text  # each hit says why
     by_tag = alice.get(MEMORY, params={"tag": "release"})
@@ -128,8 +133,10 @@ def test_the_explorer_searches_and_filters(alice: Browser, memory: Forethought) 
 def test_the_explorer_lists_a_large_subjects_newest_records(alice: Browser, memory: Forethought) -> None:
     from forethought import RetainItem
 
-    tagged = memory.retain(TILLPOINT, "The oldest tagged note.", tags=("legacy",)).record
-    memory.retain_many(TILLPOINT, [RetainItem(f"Service number {i} runs on port {8000 + i}.") for i in range(150)])
+    tagged = memory.retain(scope_of(memory, TILLPOINT), "The oldest tagged note.", tags=("legacy",)).record
+    memory.retain_many(
+        scope_of(memory, TILLPOINT), [RetainItem(f"Service number {i} runs on port {8000 + i}.") for i in range(150)]
+    )
     listed = alice.get(MEMORY).text
     assert "Service number 149 runs" in listed and "Service number 0 runs" not in listed  # a page of the newest
     assert tagged.statement not in listed
@@ -137,8 +144,10 @@ def test_the_explorer_lists_a_large_subjects_newest_records(alice: Browser, memo
 
 
 def test_the_explorer_travels_in_time(alice: Browser, memory: Forethought) -> None:
-    old = memory.retain(TILLPOINT, "Releases ship every Tuesday.", kind="deployment", occurred_at="2026-01-05").record
-    memory.supersede(TILLPOINT, old.id, "Releases ship every Thursday.", occurred_at="2026-04-01")
+    old = memory.retain(
+        scope_of(memory, TILLPOINT), "Releases ship every Tuesday.", kind="deployment", occurred_at="2026-01-05"
+    ).record
+    memory.supersede(scope_of(memory, TILLPOINT), old.id, "Releases ship every Thursday.", occurred_at="2026-04-01")
     now = alice.get(MEMORY).text
     then = alice.get(MEMORY, params={"as_of": "2026-02-01"}).text
     assert "every Thursday" in now and "every Tuesday" not in now
@@ -148,20 +157,22 @@ def test_the_explorer_travels_in_time(alice: Browser, memory: Forethought) -> No
 
 
 def test_the_record_page_shows_history_and_supersedes(alice: Browser, memory: Forethought) -> None:
-    old = memory.retain(TILLPOINT, "Releases ship every Tuesday.", kind="deployment", occurred_at="2026-01-05").record
+    old = memory.retain(
+        scope_of(memory, TILLPOINT), "Releases ship every Tuesday.", kind="deployment", occurred_at="2026-01-05"
+    ).record
     page = alice.post(f"{MEMORY}/{old.id}/supersede", data={"text": "Releases ship every Thursday.", "reason": "moved"})
     assert "Superseded" in page.text
     history = page.text.split('id="history"')[1]
     assert "every Tuesday" in history and "every Thursday" in history
     audit = page.text.split('id="audit"')[1]
     assert "created" in audit
-    assert memory.get(TILLPOINT, old.id).status is Status.SUPERSEDED
+    assert memory.get(scope_of(memory, TILLPOINT), old.id).status is Status.SUPERSEDED
     refused = alice.post(f"{MEMORY}/{old.id}/supersede", data={"text": "again"})  # no longer active
-    assert "error" in refused.text and memory.get(TILLPOINT, old.id).status is Status.SUPERSEDED
+    assert "error" in refused.text and memory.get(scope_of(memory, TILLPOINT), old.id).status is Status.SUPERSEDED
 
 
 def test_activity_lists_traces_and_the_audit_log(alice: Browser, memory: Forethought) -> None:
-    memory.retain(TILLPOINT, "Use Postgres for the ledger service.", kind="decision")
+    memory.retain(scope_of(memory, TILLPOINT), "Use Postgres for the ledger service.", kind="decision")
     turn = alice.post(CHAT, data={"message": "Which database for the ledger?"})
     trace_id = turn.url.params["trace"]
     page = alice.get("/web/apps/project/tillpoint/activity")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from forethought import Forethought, SpaceKey
+from tests.conftest import scope_of
 from tests.pipeline.trace_rows import TRACE_ID, blocked_turn_row
 from tests.web.conftest import Browser
 
@@ -14,7 +15,7 @@ TILLPOINT = SpaceKey(workspace="acme", subject_type="project", subject_id="tillp
 
 
 def _seed(memory: Forethought) -> None:
-    space_id = memory.space(TILLPOINT).id
+    space_id = memory.space(scope_of(memory, TILLPOINT)).id
     row = blocked_turn_row(space_id)
     when = datetime.fromisoformat(row["created_at"])
     memory.store.traces.add(space_id, TRACE_ID, kind="turn", session_id=row["session_id"], created_at=when, data=row)

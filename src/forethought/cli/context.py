@@ -12,6 +12,7 @@ from forethought.apps.base import App
 from forethought.errors import InvalidInput, NotFound
 from forethought.facade import Forethought, Scope
 from forethought.llm.base import ChatModel
+from forethought.plugins import model_from_settings
 from forethought.settings import Settings
 
 __all__ = ["Context", "Output", "decode_input", "read_file_arg", "read_text_arg"]
@@ -59,8 +60,6 @@ class Context:
     def model(self) -> ChatModel | None:
         """The configured chat model, or None for the heuristic mode."""
         if not self._model_made:
-            from forethought.plugins import model_from_settings
-
             self._model = model_from_settings(self.settings.llm)
             self._model_made = True
         return self._model

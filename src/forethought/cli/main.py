@@ -16,8 +16,10 @@ from typing import Any, NoReturn
 
 from forethought.cli import core, keys, mcp, pipeline, serve
 from forethought.cli.context import Context, Output
+from forethought.cli.demo import run_demo
 from forethought.cli.doctor import doctor
 from forethought.errors import BackendError, Conflict, ForethoughtError, InvalidInput, NotFound
+from forethought.plugins import registry
 from forethought.settings import DEFAULT_DB, Settings
 
 __all__ = ["build_parser", "main"]
@@ -105,13 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         overrides = {k: v for k, v in (("db", args.db), ("embedder", args.embedder)) if v}
         settings = settings.model_copy(update=overrides)
         if args.command == "demo":
-            from forethought.cli.demo import run_demo
-
             return run_demo(embedder=settings.embedder)
         if args.command == "mcp":
             return mcp.serve_mcp(args, settings)
-        from forethought.plugins import registry
-
         ctx = Context(args=args, settings=settings, app=registry().app(getattr(args, "app", "generic")))
         output = COMMANDS[args.command](ctx)
         print(json.dumps(output.data, ensure_ascii=False) if args.json else output.text or "")

@@ -9,6 +9,7 @@ from typing import Any
 from forethought.cli.context import Context, Output, read_file_arg, read_text_arg
 from forethought.cli.render import record_json
 from forethought.domain.candidates import Candidate, Rejection
+from forethought.errors import InvalidInput
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
 from forethought.pipeline.service import dry_run
@@ -130,8 +131,6 @@ def inbox(ctx: Context) -> Output:
             done = memory.approve_all(ctx.scope, high_confidence=a.high_confidence)
             return Output([record_json(r) for r in done], f"approved {len(done)} candidate(s)")
         if not a.record_id:
-            from forethought.errors import InvalidInput
-
             raise InvalidInput("inbox approve: give an ID, or --all")
         conflict = None if a.conflict is None else a.conflict.replace("-", "_")
         record = memory.approve(ctx.scope, a.record_id, conflict=conflict)

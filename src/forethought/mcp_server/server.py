@@ -31,6 +31,7 @@ from forethought.facade import Forethought
 from forethought.mcp_server.errors import tool_error
 from forethought.mcp_server.handlers import Caller, Defaults
 from forethought.mcp_server.tools import TOOLS
+from forethought.plugins import registry
 
 __all__ = ["INSTRUCTIONS", "Identify", "build_server", "local_caller", "run_stdio"]
 
@@ -46,8 +47,6 @@ INSTRUCTIONS = (
 
 
 def build_server(memory: Forethought, identify: Identify, *, defaults: Defaults | None = None) -> Server[Any]:
-    from forethought.plugins import registry
-
     chosen = defaults or Defaults()
     apps = registry().names("app")
     listed = [spec.describe(apps=apps, defaults=chosen) for spec in TOOLS.values()]

@@ -75,7 +75,8 @@ class Memory:
         """The Scope of `subject` under `app` in `workspace` (nothing is created until a write)."""
         return resolve_scope(self.store.spaces.resolve, workspace, app, subject, field=field)
 
-    def _own(self, scope: Scope) -> Scope:
+    def own(self, scope: Scope) -> Scope:
+        """`scope` itself, checked: a Scope made by this memory (InvalidInput otherwise)."""
         if not isinstance(scope, Scope):
             raise InvalidInput("name the subject with a Scope: memory.scope(app, subject)")
         if not scope.bound_to(self.store.spaces.resolve):
@@ -84,11 +85,11 @@ class Memory:
 
     def space_of(self, scope: Scope, *, create: bool = True) -> Space | None:
         """The space behind `scope`: created on first use, or None when absent and not `create`."""
-        own = self._own(scope)
+        own = self.own(scope)
         return own.space() if create else own.existing()
 
     def _stored(self, scope: Scope) -> Space:
-        return self._own(scope).require()
+        return self.own(scope).require()
 
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
         """The spaces of one workspace (of one subject type, if given), oldest first."""
@@ -123,7 +124,7 @@ class Memory:
         """Store one memory. With `external_id`, retrying the same retain returns the first record
         (`created=False`) instead of making a second; reusing the id for other content is a Conflict.
         `check` attaches deterministic patterns that `check` enforces on drafts (validated here)."""
-        self._own(scope)
+        self.own(scope)
         item = RetainItem(text, kind, tags, occurred_at, external_id, attributes, context)
         draft, when = make_draft(
             item,
@@ -148,7 +149,7 @@ class Memory:
     ) -> list[Retained]:
         """Store many memories, embedding them in batches. Every item is validated before anything
         is written; each batch is one transaction."""
-        self._own(scope)
+        self.own(scope)
         provenance = Provenance(source=source)
         drafts = [make_draft(item, provenance=provenance) for item in items]
         target = scope.space()
@@ -271,7 +272,7 @@ class Memory:
     ) -> RecallResult:
         """The records most relevant to `query`, current ones only unless `statuses` or `as_of`
         say otherwise. `as_of` travels in valid time: what was true at that moment."""
-        self._own(scope)
+        self.own(scope)
         text = limits.check_query(query)
         limits.check_k(k)
         when = None if as_of is None else parse_time(as_of, field="as_of")
@@ -301,7 +302,7 @@ class Memory:
         self, scope: Scope, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
     ) -> list[AuditEvent]:
         """A space's audit events, newest first; `before_seq` continues from an event's `seq`."""
-        target = self._own(scope).existing()
+        target = self.own(scope).existing()
         if target is None:
             return []
         return self.store.audit.events(target.id, record_id=record_id, limit=limit, before_seq=before_seq)
@@ -320,7 +321,7 @@ class Memory:
     ) -> list[Record]:
         """Records by when they were recorded (oldest first unless `newest_first`), filtered in the
         store: statuses, kinds, every one of `tags`, and valid at `as_of`."""
-        target = self._own(scope).existing()
+        target = self.own(scope).existing()
         if target is None:
             return []
         when = None if as_of is None else parse_time(as_of, field="as_of")
@@ -337,7 +338,7 @@ class Memory:
     ) -> int:
         """Read a file written by `export_jsonl` into a space; returns records imported. The whole
         file is validated before anything is written; records already present are skipped."""
-        self._own(scope)
+        self.own(scope)
         export = read_export(Path(path))
         return import_space(self.store, self.embedder, scope.space(), export, actor=self.actor, progress=progress)
 

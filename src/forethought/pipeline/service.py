@@ -84,16 +84,20 @@ class Pipeline:
 
     def turn(self, scope: Scope, message: str, *, session_id: str | None = None, brief_limit: int = 5) -> TurnResult:
         """One governed turn (see `pipeline.turn`): the reply, the session it belongs to, its trace."""
+        self.memory.own(scope)
         return run_turn(self.memory, scope, message, session_id=session_id, model=self.model, brief_limit=brief_limit)
 
     def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = ()) -> Brief:
+        self.memory.own(scope)
         return build_brief(self.memory, scope, check_query(task), model=self.model, limit=limit, file_paths=file_paths)
 
     def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
+        self.memory.own(scope)
         text = clean_text(draft, field="draft", limit=MAX_DRAFT_CHARS)
         return check_draft(self.memory, scope, text, records=records, model=self.model)
 
     def ask(self, scope: Scope, question: str) -> Answer:
+        self.memory.own(scope)
         return ask(self.memory, scope, question, model=self.model)  # ask() checks the question
 
     def extract(self, app: App, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
@@ -113,6 +117,7 @@ class Pipeline:
         """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox.
         `progress`, when given, is called with each stage as it finishes: captured, extracted,
         validated, filed (a long transcript spends most of its time extracting)."""
+        self.memory.own(scope)
         # Bad input fails here, before any write.
         turns = (
             list(transcript)
@@ -127,6 +132,7 @@ class Pipeline:
 
     # -- review ----------------------------------------------------------------------------
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
+        self.memory.own(scope)
         pending = self.memory.list_records(scope, statuses=(Status.CANDIDATE,), limit=limit)
         rejected = self.memory.list_records(scope, statuses=(Status.REJECTED,), limit=limit)
         return Inbox(
@@ -145,15 +151,18 @@ class Pipeline:
         """Approve a candidate. A flagged one must be edited first; one that supersedes a record
         retires it; one that conflicts with a record needs `conflict` to say which way. With
         `supersedes` (an active record's id or handle) the reviewer names the record it replaces."""
+        self.memory.own(scope)
         return approve(self.memory, scope, record_id, conflict=conflict, reason=reason, supersedes=supersedes)
 
     def approve_all(self, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
         """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""
+        self.memory.own(scope)
         return approve_all(self.memory, scope, high_confidence=high_confidence)
 
     # -- sessions and traces ---------------------------------------------------------------
     def list_sessions(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Session]:
         """Captured sessions, newest first; `before_id` continues after a session of an earlier page."""
+        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
@@ -161,6 +170,7 @@ class Pipeline:
 
     def get_session(self, scope: Scope, session_id: str) -> Session:
         """One captured session with its turns; NotFound for an unknown id or one of another space."""
+        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no session {session_id!r} in this space")
@@ -168,6 +178,7 @@ class Pipeline:
 
     def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Trace]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
+        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
@@ -176,6 +187,7 @@ class Pipeline:
 
     def trace(self, scope: Scope, trace_id: str) -> Trace:
         """One stored trace; NotFound for an unknown id or one of another space."""
+        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
