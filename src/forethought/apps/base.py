@@ -25,6 +25,7 @@ from forethought.apps.areas import WORK_AREAS, Area
 from forethought.apps.demo import Demo
 from forethought.domain import Record, Session
 from forethought.domain.candidates import Candidate
+from forethought.store.types import AppMigration
 
 __all__ = ["FAILED_ATTEMPT_KINDS", "App", "Applicability", "Failed", "KindSpec", "PolicyFinding", "Review"]
 
@@ -98,6 +99,9 @@ class App(ABC):
     subject_type: str  # what a space is about: "student", "customer", "project", "subject"
     kinds: ClassVar[Mapping[str, KindSpec]]
     personal_data: Literal["reject", "redact"] = "redact"
+    # The app's own relational data (a catalogue, tickets, rulebook snapshots): versioned steps
+    # over tables named `app_<name>_*`, applied when a memory opens, in the core's history.
+    migrations: ClassVar[tuple[AppMigration, ...]] = ()
     # Extra instructions for the LLM extractor (what matters in this domain, what never to store).
     extraction_guidance: str = ""
     # Who the assistant is in this app's conversations (the generator's instructions).

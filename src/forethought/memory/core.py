@@ -47,6 +47,7 @@ from forethought.memory.writing import (
     next_version,
     retain_drafts,
 )
+from forethought.plugins import registry
 from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
 from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
 
@@ -63,6 +64,7 @@ class Memory:
         self.keys = Keys(store)
         if embedder is not None:
             store.check_embedder(embedder.name, embedder.dim)
+        migrate_apps(store)
 
     def acting_as(self, actor: str) -> Memory:
         """This memory (same store and embedder) writing `actor` into audit events."""
@@ -341,6 +343,14 @@ class Memory:
         self.own(scope)
         export = read_export(Path(path))
         return import_space(self.store, self.embedder, scope.space(), export, actor=self.actor, progress=progress)
+
+
+def migrate_apps(store: Store) -> None:
+    """Bring every installed app's own tables up to date (apps without tables cost nothing)."""
+    plugins = registry()
+    for app in map(plugins.app, plugins.names("app")):
+        if app.migrations:
+            store.app_tables.migrate(app.name, app.migrations)
 
 
 def clean_reason(reason: str | None) -> str | None:

@@ -14,8 +14,6 @@ from typing import Annotated
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from forethought.apps.base import App
-from forethought.domain import SpaceKey
 from forethought.facade import Forethought, Scope
 from forethought.server.errors import ApiError
 from forethought.server.services import Services
@@ -92,14 +90,6 @@ class Subject:
     @property
     def memory(self) -> Forethought:
         return self.caller.memory
-
-    @property
-    def app(self) -> App:
-        return self.scope.app
-
-    @property
-    def key(self) -> SpaceKey:
-        return self.scope.key
 
 
 def get_subject(
