@@ -22,11 +22,8 @@ FRONT_ENDS = ("cli", "server", "web", "mcp_server")
 # Function-local imports of the project's own modules that are there for a reason other than a
 # cycle: each loads something heavy or optional only when the command that needs it runs.
 LAZY_ON_PURPOSE = {
-    "forethought/cli/doctor.py",  # the health check and embedder load only when asked for
     "forethought/cli/mcp.py",  # the MCP SDK loads only for `forethought mcp`
     "forethought/cli/serve.py",  # FastAPI and uvicorn load only for `forethought serve`
-    "forethought/embed/onnx_minilm.py",  # onnxruntime loads with the model, not at import
-    "forethought/vectors/hnsw.py",  # usearch loads only past the exact tier
 }
 
 

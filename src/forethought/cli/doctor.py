@@ -9,6 +9,8 @@ from typing import Any
 from forethought import __version__
 from forethought.cli.context import Context, Output
 from forethought.errors import ForethoughtError
+from forethought.llm.health import health_check
+from forethought.plugins import registry
 
 __all__ = ["doctor"]
 
@@ -28,8 +30,6 @@ def _store(ctx: Context) -> dict[str, Any]:
 
 
 def _embedder(ctx: Context) -> dict[str, Any]:
-    from forethought.plugins import registry
-
     info: dict[str, Any] = {"name": ctx.settings.embedder}
     try:
         embedder = registry().embedder(ctx.settings.embedder)()
@@ -41,8 +41,6 @@ def _embedder(ctx: Context) -> dict[str, Any]:
 
 
 def _model(ctx: Context) -> dict[str, Any]:
-    from forethought.llm.health import health_check
-
     llm = ctx.settings.llm
     if llm.provider == "none":
         return {
@@ -64,8 +62,6 @@ def _model(ctx: Context) -> dict[str, Any]:
 
 
 def doctor(ctx: Context) -> Output:
-    from forethought.plugins import registry
-
     store, embedder, model = _store(ctx), _embedder(ctx), _model(ctx)
     apps = registry().names("app")
     report: dict[str, Any] = {

@@ -20,6 +20,9 @@ import sys
 from collections.abc import Callable, Mapping
 
 from forethought.cli.serve import base_url, port_arg
+from forethought.domain.limits import check_name
+from forethought.facade import Forethought
+from forethought.plugins import model_from_settings, registry
 from forethought.settings import Settings
 
 __all__ = ["register", "serve_mcp"]
@@ -37,11 +40,9 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
 
 
 def serve_mcp(args: argparse.Namespace, settings: Settings, environ: Mapping[str, str] = os.environ) -> int:
-    from forethought.domain.limits import check_name
-    from forethought.facade import Forethought
+    # The MCP SDK loads only for `forethought mcp`.
     from forethought.mcp_server import Defaults, local_caller, run_http, run_stdio
     from forethought.mcp_server.http import LOOPBACK, MCP_PATH
-    from forethought.plugins import model_from_settings, registry
 
     defaults = Defaults(
         app=registry().app(args.app).name,
