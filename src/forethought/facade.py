@@ -323,9 +323,11 @@ class Forethought:
         """An answer drawn only from memory, citing the records it relies on."""
         return self.pipeline.ask(scope, question)
 
-    def extract(self, app: App | str, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
+    def extract(
+        self, app: App | str, transcript: bytes | str, *, fmt: str = "auto", human: str | None = None
+    ) -> Extracted:
         """What a transcript would give to remember — validated, nothing written."""
-        return self.pipeline.extract(find_app(app), transcript, fmt=fmt)
+        return self.pipeline.extract(find_app(app), transcript, fmt=fmt, human=human)
 
     def submit_session(
         self,

@@ -308,3 +308,27 @@ def test_superseded_records_are_ignored_by_policy() -> None:
 def test_asking_not_to_be_shown_something_is_a_dislike() -> None:
     found = _of("preference", _extract("Please don't recommend anything in crypto."))
     assert found == [{"topic": "industry", "value": "crypto", "avoid": True, "strength": "mild"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My roommate got rejected from Globex for the data role.",
+        "Priya got an offer from Initech.",
+        "She applied to Hooli last week.",
+        "my lab-mate is interviewing with Umbrella Corp",
+        "My roommate knows Rust really well.",
+    ],
+)
+def test_someone_elses_news_is_never_the_students_fact(text: str) -> None:
+    assert _extract(text) == []
+
+
+def test_the_students_own_facts_beside_someone_elses_are_kept() -> None:
+    found = _extract(
+        "I applied to Hooli last week and my sister applied to Initech.", "My friend said Globex rejected me."
+    )
+    assert sorted((a["company"], a["status"]) for a in _of("application", found)) == [
+        ("Globex", "rejected"),
+        ("Hooli", "applied"),
+    ]

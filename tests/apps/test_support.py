@@ -274,3 +274,23 @@ def test_doubt_is_not_a_resolution() -> None:
         ("user", "My app crashes."), ("agent", "Please clear the cache."), ("user", "Not sure it worked, honestly.")
     )
     assert not [c for c in found if c.kind in ("resolution_confirmed", "outcome_reported")]
+
+
+WIFI = (
+    ("user", "My wifi keeps dropping upstairs every few minutes."),
+    ("agent", "Please restart the router."),
+)
+
+
+@pytest.mark.parametrize("said", ["I restarted the router. Downstairs is fine.", "I restarted it. The TV works fine."])
+def test_something_else_being_fine_is_no_resolution(said: str) -> None:
+    kinds = {c.kind for c in _extract(*WIFI, ("user", said))}
+    assert "resolution_confirmed" not in kinds
+
+
+@pytest.mark.parametrize(
+    "said", ["I restarted the router. It's fine now.", "I restarted the router. The wifi is fine now.",
+             "I restarted the router and the dropping is gone."]
+)  # fmt: skip
+def test_the_problem_itself_being_fine_is_a_resolution(said: str) -> None:
+    assert "resolution_confirmed" in {c.kind for c in _extract(*WIFI, ("user", said))}

@@ -46,6 +46,8 @@ def test_the_tools_are_listed_with_schemas_and_read_only_annotations(tmp_path: P
                 "text",
                 "json",
                 "jsonl",
+                "markdown",
+                "cursor",
             }
 
     run(scenario)

@@ -13,7 +13,7 @@ from forethought.errors import InvalidInput
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
 from forethought.pipeline.service import dry_run
-from forethought.pipeline.transcripts import parse_transcript
+from forethought.pipeline.transcripts import FORMATS, parse_transcript
 
 __all__ = ["COMMANDS", "register"]
 
@@ -30,7 +30,8 @@ def _rejection(r: Rejection) -> dict[str, Any]:
 
 def extract(ctx: Context) -> Output:
     transcript = read_file_arg(ctx.args.file, field_name="transcript")
-    result = dry_run(ctx.app, transcript, model=ctx.model(), fmt=ctx.args.format)  # no database involved
+    # no database involved
+    result = dry_run(ctx.app, transcript, model=ctx.model(), fmt=ctx.args.format, human=ctx.args.human)
     data = {
         "mode": result.mode,
         "degraded": result.degraded,
@@ -74,7 +75,8 @@ def _submission(s: Submission) -> tuple[dict[str, Any], list[str]]:
 
 def submit(ctx: Context) -> Output:
     a = ctx.args
-    turns = parse_transcript(read_file_arg(a.file, field_name="transcript"), fmt=a.format)  # before any write
+    # parsed before any write
+    turns = parse_transcript(read_file_arg(a.file, field_name="transcript"), fmt=a.format, human=a.human)
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
     result = memory.submit_session(ctx.scope, turns, title=a.title or a.file)
@@ -220,11 +222,13 @@ COMMANDS: dict[str, Callable[[Context], Output]] = {
 def register(add: Add) -> None:
     p = add("extract", "show what a transcript would give to remember (writes nothing)", space=False)
     p.add_argument("--file", required=True, metavar="TRANSCRIPT", help="the transcript ('-' reads standard input)")
-    p.add_argument("--format", default="auto", choices=["auto", "text", "json", "jsonl"])
+    p.add_argument("--format", default="auto", choices=FORMATS)
+    p.add_argument("--human", metavar="NAME", help="in a plain-text chat between named speakers: the person")
 
     p = add("submit", "capture a transcript and send what it gives to remember to the inbox")
     p.add_argument("--file", required=True, metavar="TRANSCRIPT")
-    p.add_argument("--format", default="auto", choices=["auto", "text", "json", "jsonl"])
+    p.add_argument("--format", default="auto", choices=FORMATS)
+    p.add_argument("--human", metavar="NAME", help="in a plain-text chat between named speakers: the person")
     p.add_argument("--title")
 
     p = add("chat", "one governed turn: recall, brief, generate, check, remember; prints the reply")

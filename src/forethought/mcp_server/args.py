@@ -88,7 +88,7 @@ class SubmitArgs(ToolArgs):
         ),
     )
     title: str = Field(min_length=1, max_length=MAX_NAME, description="A short title for the session.")
-    format: Literal["auto", "text", "json", "jsonl"] = Field(
+    format: Literal["auto", "text", "json", "jsonl", "markdown", "cursor"] = Field(
         default="auto", description="How the transcript is written; 'auto' detects it."
     )
 

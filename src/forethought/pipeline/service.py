@@ -28,7 +28,7 @@ from forethought.pipeline.memorize import Memorized, memorize
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import approve, approve_all
 from forethought.pipeline.trace import Trace
-from forethought.pipeline.transcripts import parse_transcript
+from forethought.pipeline.transcripts import parse_transcript, started_at
 from forethought.pipeline.turn import TurnResult, run_turn
 from forethought.pipeline.validator import validate
 
@@ -60,10 +60,14 @@ class Inbox:
     filtered: list[Record]  # candidates the validator rejected, each with its rule in `flags`
 
 
-def dry_run(app: App, transcript: bytes | str, *, model: ChatModel | None, fmt: str = "auto") -> Extracted:
+def dry_run(
+    app: App, transcript: bytes | str, *, model: ChatModel | None, fmt: str = "auto", human: str | None = None
+) -> Extracted:
     """Parse, scrub, extract and validate a transcript without touching any store."""
-    turns = [t.model_copy(update={"text": scrub(t.text, app)}) for t in parse_transcript(transcript, fmt=fmt)]
-    session = Session(id=new_id(), space_id="dry-run", title="dry run", created_at=utcnow(), turns=tuple(turns))
+    parsed = parse_transcript(transcript, fmt=fmt, human=human)
+    turns = [t.model_copy(update={"text": scrub(t.text, app)}) for t in parsed]
+    when = started_at(turns) or utcnow()
+    session = Session(id=new_id(), space_id="dry-run", title="dry run", created_at=when, turns=tuple(turns))
     extraction = extract_candidates(session, app, model)
     report = validate(extraction.candidates, session, app)
     return Extracted(
@@ -100,9 +104,9 @@ class Pipeline:
         self.memory.own(scope)
         return ask(self.memory, scope, question, model=self.model)  # ask() checks the question
 
-    def extract(self, app: App, transcript: bytes | str, *, fmt: str = "auto") -> Extracted:
+    def extract(self, app: App, transcript: bytes | str, *, fmt: str = "auto", human: str | None = None) -> Extracted:
         """What a transcript would give to remember — validated, nothing written."""
-        return dry_run(app, transcript, model=self.model, fmt=fmt)
+        return dry_run(app, transcript, model=self.model, fmt=fmt, human=human)
 
     def submit_session(
         self,
@@ -124,7 +128,9 @@ class Pipeline:
             if isinstance(transcript, Sequence) and not isinstance(transcript, (str, bytes))
             else parse_transcript(transcript, fmt=fmt)
         )
-        session = capture_session(self.memory, scope, turns, title=title, source=source)
+        # An imported session is dated when it happened (its first timestamped turn), so what
+        # it gives to remember is too; a live one, and a transcript without times, is dated now.
+        session = capture_session(self.memory, scope, turns, title=title, source=source, created_at=started_at(turns))
         if progress is not None:
             progress("captured")
         result = memorize(self.memory, scope, session, model=self.model, source=source, progress=progress)

@@ -9,8 +9,10 @@ rejection, so a candidate that holds a secret and has no evidence is rejected as
 
  1 unknown_kind        kind not among the app's kinds                                  reject
  2 statement_length    trimmed statement not MIN_STATEMENT-MAX_STATEMENT characters    reject
- 3 secret              a secret in the statement, attributes or evidence               reject
- 4 personal_data       a card number (any policy), email/phone under "reject"          reject
+ 3 secret              a secret in the statement, attributes or evidence, or the mark
+                       capture left where it redacted one ([REDACTED:kind])            reject
+ 4 personal_data       a card number (any policy), email/phone under "reject", or the
+                       mark capture left where it redacted one ([email], [phone])      reject
                        email/phone under "redact": replaced in statement, attributes and
                        quotes (as in the turns, so quotes still match), Flag.PERSONAL_DATA
  5 evidence_not_found  no quote, an empty one, or one in no single (redacted) turn
@@ -107,6 +109,15 @@ def _kinds_found(c: Candidate, finder: Finder) -> list[str]:
     return sorted({s.kind for text in _texts(c) for s in redact_all(text, finder)[1]})
 
 
+# What capture left where it removed something: the sentence around it carried that value.
+_SECRET_MARK = re.compile(r"\[REDACTED:([a-z0-9_]+)\]")
+_PERSONAL_MARK = re.compile(r"\[(email|phone|card)\]")
+
+
+def _marks(c: Candidate, pattern: re.Pattern[str]) -> list[str]:
+    return sorted({m.group(1) for text in _texts(c) for m in pattern.finditer(text)})
+
+
 def _scrub(c: Candidate, finder: Finder) -> Candidate:
     """A copy of `c` with what `finder` finds redacted in its statement, attributes and quotes.
     Attributes are redacted as JSON text; if that no longer parses they are dropped."""
@@ -159,12 +170,20 @@ def statement_length(c: Candidate, ctx: _Context) -> Candidate | _Reject:
 
 def secret(c: Candidate, ctx: _Context) -> Candidate | _Reject:
     kinds = _kinds_found(c, find_secrets)
-    return _Reject(f"contains a secret ({', '.join(kinds)}); it is redacted from the session") if kinds else c
+    if kinds:
+        return _Reject(f"contains a secret ({', '.join(kinds)}); it is redacted from the session")
+    carried = _marks(c, _SECRET_MARK)
+    if carried:  # redacted at capture: the value is gone, but a memory is never built around a secret
+        return _Reject(f"the sentence carried a secret ({', '.join(carried)}), redacted when it was captured")
+    return c
 
 
 def personal_data(c: Candidate, ctx: _Context) -> Candidate | _Reject:
     kinds = _kinds_found(c, find_personal_data)
     if not kinds:
+        carried = _marks(c, _PERSONAL_MARK)
+        if carried:  # redacted at capture: a sentence built around someone's contact details is no memory
+            return _Reject(f"the sentence carried personal data ({', '.join(carried)}), redacted when it was captured")
         return c
     if "card" in kinds:
         return _Reject("contains a payment card number (never stored, whatever the app's policy)")

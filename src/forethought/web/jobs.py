@@ -22,6 +22,7 @@ from forethought.domain import SpaceKey, Turn
 from forethought.domain.ids import new_id
 from forethought.errors import ForethoughtError, InvalidInput
 from forethought.facade import Forethought, Scope
+from forethought.pipeline.transcripts import FORMATS as TRANSCRIPT_FORMATS
 from forethought.pipeline.transcripts import parse_transcript
 
 __all__ = [
@@ -37,7 +38,7 @@ __all__ = [
 
 log = logging.getLogger("forethought.web")
 
-FORMATS = ("auto", "text", "json", "jsonl")
+FORMATS = TRANSCRIPT_FORMATS
 Stage = Literal["parse", "remember", "done", "failed"]
 MAX_TITLE = 120
 MAX_JOBS = 64

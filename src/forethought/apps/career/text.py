@@ -14,6 +14,7 @@ __all__ = [
     "HEDGE",
     "NEGATION",
     "Found",
+    "about_someone_else",
     "blocked",
     "clause_prefix",
     "is_question_clause",
@@ -46,6 +47,17 @@ HEDGE = re.compile(
 NEGATION = re.compile(
     r"\b(?:not|never|haven't|hasn't|have\s+not|didn't|did\s+not|don't|do\s+not|doesn't|no\s+longer|yet\s+to)\b", re.I
 )
+# Someone else as the clause's subject: a relation of the speaker's, or a third person; their news
+# is never the student's own fact ("my roommate got rejected from Globex").
+THIRD_PARTY = re.compile(
+    r"(?i:\b(?:my|our|a|his|her|their)\s+(?:\w+\s+)?(?:room-?mate|flat-?mate|house-?mate|friend|buddy|sister|brother|"
+    r"cousin|class-?mate|colleague|co-?worker|partner|boyfriend|girlfriend|husband|wife|mom|mum|dad|son|daughter|"
+    r"neighbou?r|peer|lab-?mate|team-?mate|senior|junior)s?\b"
+    r"|^\W*(?:he|she|they)\b|\b(?:he|she|they)\s+(?:just\s+|also\s+)?(?:got|was|were|has|had|applied|is|are)\b)"
+    r"|^\W*[A-Z][a-z]+\s+(?:just\s+|also\s+)?(?:got|was|has|had)\b",  # a name as the subject: "Priya got ..."
+)
+FIRST_PERSON = re.compile(r"\b(?:i|me|i'm|i've|i'd|myself)\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:.!?—–]|\s-\s|\b(?:but|although|though|whereas|however|because|since)\b", re.I)
 _QUESTION_START = re.compile(
     r"^\W*(?:do|does|did|should|can|could|would|will|is|are|am|was|were|what|how|which|who|why|when|where|any)\b",
     re.I,
@@ -72,6 +84,15 @@ def blocked(sentence: str, at: int, *, negated_ok: bool = False) -> bool:
     """True when the clause holding position `at` is a plan, wish, condition or question, or is
     negated (unless the rule's own wording carries the negation: `negated_ok`)."""
     prefix = clause_prefix(sentence, at)
-    if HEDGE.search(prefix) or is_question_clause(sentence, at):
+    if HEDGE.search(prefix) or is_question_clause(sentence, at) or about_someone_else(sentence, at):
         return True
     return not negated_ok and bool(NEGATION.search(prefix))
+
+
+def about_someone_else(sentence: str, at: int) -> bool:
+    """True when the clause holding position `at` is about another person (a roommate, a friend,
+    "she") and the speaker is nowhere in it: their news is not the student's fact."""
+    prefix = clause_prefix(sentence, at)
+    end = _CLAUSE_END.search(sentence, at)
+    clause = prefix + sentence[at : end.start() if end else len(sentence)]
+    return bool(THIRD_PARTY.search(prefix) or THIRD_PARTY.match(clause)) and not FIRST_PERSON.search(clause)

@@ -188,7 +188,7 @@ def _user_turn(state: _State, turn: Turn) -> None:
         attempts = list(dict.fromkeys([*attempts, *_referred(state, sentence)]))
         for name in attempts:
             _attempt(state, turn, sentence, name)
-        outcome, referential = t.outcome(sentence)
+        outcome, referential = t.outcome(sentence, state.problem)
         stated = [names[id(m)] for m in mentions if t.stated(sentence, m.start)]
         targets = list(dict.fromkeys(attempts + stated)) or list(tried)
         if not targets and referential:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from forethought.text.words import STOPWORDS
+
 __all__ = [
     "AGENT_HOLD",
     "FAILED",
@@ -231,9 +233,35 @@ def attempted(sentence: str, start: int, end: int) -> bool:
     return past or bool(_ATTEMPT_CUE.search(clause_prefix(sentence, start)))
 
 
-def outcome(sentence: str) -> tuple[str | None, bool]:
+# A state said to be fine ("X is fine", "Y works great now"): a resolution only when X is the
+# problem itself ("it", "the connection" of a connection problem), not something else that is fine.
+_FINE_STATE = _c(
+    r"\b(?:is|are|been|it's|its|seems?|looks?|all)\s+(?:to\s+be\s+)?(?:fine|good|ok|okay|stable|perfect)\b|"
+    r"\bworks?\s+(?:fine|perfectly|great)\b"
+)  # not "the lag is gone": a symptom that went away is about the problem whatever its name
+_ABOUT_IT = _c(r"\b(?:it|that|this|everything|all|things|problem|issue|fix)\b|^\W*$|^\W*(?:and|so|now)\W*$")
+_SUBJECT_WORDS = re.compile(r"[a-z][a-z0-9-]{2,}")
+
+
+def _someone_else_fine(sentence: str, success: re.Match[str], problem: str | None) -> bool:
+    """True when a "... is fine" success names a subject other than the problem ("downstairs is
+    fine" about a wifi drop upstairs)."""
+    if not _FINE_STATE.search(success.group(0)):
+        return False
+    subject = clause_prefix(sentence, success.start())
+    if _ABOUT_IT.search(subject):
+        return False
+    theirs = [w for w in _SUBJECT_WORDS.findall((problem or "").lower()) if w not in STOPWORDS]
+    # the same word, inflected or not: "the connection is fine" of "it keeps disconnecting"
+    return not any(w[:5] == p[:5] or p.startswith(w) or w.startswith(p)
+                   for w in _SUBJECT_WORDS.findall(subject.lower()) if w not in STOPWORDS for p in theirs)  # fmt: skip
+
+
+def outcome(sentence: str, problem: str | None = None) -> tuple[str | None, bool]:
     """(outcome, referential) of a customer sentence. Referential outcomes ("that didn't help",
-    "that fixed it") may attach to the agent's last suggestion; a bare "still ..." may not."""
+    "that fixed it") may attach to the agent's last suggestion; a bare "still ..." may not.
+    `problem` is the customer's problem as stated, so that "the TV is fine" about a broken
+    router is not a success."""
     if _SENTENCE_HEDGE.search(sentence):
         return None, False
     if PARTIAL.search(sentence):
@@ -241,5 +269,5 @@ def outcome(sentence: str) -> tuple[str | None, bool]:
     if FAILED.search(sentence):
         return "failed", True
     if (success := SUCCEEDED.search(sentence)) and not _DOUBT.search(sentence[: success.start()]):
-        return "succeeded", True
+        return (None, False) if _someone_else_fine(sentence, success, problem) else ("succeeded", True)
     return ("failed", False) if STILL.search(sentence) else (None, False)

@@ -110,7 +110,7 @@ class SessionCreate(_In):
     title: str = Field(min_length=1, max_length=200)
     text: str | None = Field(default=None, description="The transcript as text, in `format`.")
     messages: list[MessageIn] | None = Field(default=None, max_length=5000)
-    format: Literal["auto", "text", "json", "jsonl"] = "auto"
+    format: Literal["auto", "text", "json", "jsonl", "markdown", "cursor"] = "auto"
 
     @model_validator(mode="after")
     def _one_source(self) -> SessionCreate:
