@@ -79,3 +79,28 @@ def test_a_server_error_degrades_too() -> None:
         result = extract_candidates(SESSION, app, model)
     assert result.mode == "heuristic" and "provider_unavailable" in (result.degraded or "")
     assert [c.kind for c in result.candidates] == ["note"]
+
+
+def test_the_schema_sent_enumerates_the_apps_kinds_and_roles() -> None:
+    """A constrained decoder can only answer with one of the app's kinds (a small model once
+    answered "statement" and lost the whole answer)."""
+    app = registry().app("project")
+    with FakeOpenAIServer() as server:
+        server.reply(json.dumps({"candidates": []}))
+        model = OpenAICompatibleModel.local(server.base_url, model="fake-model", supports_json_schema=True)
+        extract_candidates(SESSION, app, model)
+        sent = server.requests[0].body["response_format"]
+    assert sent["type"] == "json_schema"
+    item = sent["json_schema"]["schema"]["$defs"]["ExtractedItem"]
+    assert item["properties"]["kind"]["enum"] == sorted(app.kinds)
+    assert item["properties"]["asserted_by"]["enum"] == ["user", "agent", "tool"]
+    assert {"kind", "statement", "quote", "turn"} <= set(item["required"])
+
+
+def test_one_malformed_item_costs_only_itself_and_is_reported() -> None:
+    app = registry().app("career")
+    answer = {"candidates": [ANSWER["candidates"][0], {"kind": "skill", "statement": "no quote or turn"}]}
+    model = FakeChatModel([json.dumps(answer)])
+    result = extract_candidates(SESSION, app, model)
+    assert [c.kind for c in result.candidates] == ["application"]
+    assert result.degraded is not None and result.degraded.startswith("1 of 2 proposed items left out: quote")

@@ -60,7 +60,8 @@ def test_the_inbox_marks_evidence_and_lists_what_the_validator_filtered(alice: B
     assert "Hello there. <mark>We decided to use Postgres for the ledger service.</mark> Thanks!" in page.text
     filtered = page.text.split('id="filtered"')[1]
     assert "Filtered by validator (1)" in filtered
-    assert "transient" in filtered and "describes a passing state" in filtered
+    # the secret is the reason it names first (it is also a passing state: "for now")
+    assert "secret" in filtered and "carried a secret" in filtered and "redacted when it was captured" in filtered
     assert "sk-proj-3hX9qPz7LmN2vB8cR4tY6wK1" not in page.text  # scrubbed before it was stored
 
 

@@ -70,15 +70,18 @@ def complete_structured(
     name: str | None = None,
     max_tokens: int = 1024,
     temperature: float = 0.0,
+    wire_schema: dict[str, Any] | None = None,
 ) -> Structured[T]:
     """Ask `model` for an answer that validates as `schema`; raise InvalidOutput if it never does.
 
     `name` labels the schema for the provider and in errors (default: the class name). A
-    truncated first answer is retried with twice the `max_tokens`.
+    truncated first answer is retried with twice the `max_tokens`. `wire_schema`, when given, is
+    the (stricter) JSON Schema sent to the model — e.g. with enums a grammar can enforce — while
+    the answer is read with `schema`, so a caller can keep the valid parts of a partly wrong one.
     """
     mode = choose_mode(model)
     label = _schema_label(name or schema.__name__)
-    json_schema = schema.model_json_schema()
+    json_schema = wire_schema if wire_schema is not None else schema.model_json_schema()
     prompt = _with_instruction(messages, _instruction(mode, label, json_schema))
     response_format = _response_format(mode, label, json_schema)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -40,9 +41,10 @@ def extract_candidates(session: Session, app: App, model: ChatModel | None = Non
         answer = complete_structured(
             model,
             extraction.build(session, app.kinds, app.extraction_guidance),
-            extraction.ExtractionAnswer,
+            extraction.ProposedItems,
             name="extraction",
             max_tokens=2048,
+            wire_schema=extraction.wire_schema(app.kinds),
         )
     except ProviderError as exc:
         log.warning("LLM extraction failed (%s); using the heuristic extractor", exc.code)
@@ -53,7 +55,8 @@ def extract_candidates(session: Session, app: App, model: ChatModel | None = Non
     roles = {turn.index: turn.role for turn in session.turns}
     candidates: list[Candidate] = []
     rejected: list[Rejection] = []
-    for item in answer.value.candidates:
+    items, invalid = _items(answer.value.candidates)
+    for item in items:
         candidate = Candidate(
             kind=item.kind,
             statement=item.statement.strip(),
@@ -82,4 +85,25 @@ def extract_candidates(session: Session, app: App, model: ChatModel | None = Non
                 continue
             candidate = candidate.model_copy(update={"attributes": typed.model_dump(mode="json")})
         candidates.append(candidate)
-    return Extraction(candidates=candidates, rejected=rejected, mode=f"llm:{model.name}", usage=answer.usage)
+    degraded = f"{len(invalid)} of {len(invalid) + len(items)} proposed items left out: {'; '.join(invalid[:3])}"
+    return Extraction(
+        candidates=candidates,
+        rejected=rejected,
+        mode=f"llm:{model.name}",
+        usage=answer.usage,
+        degraded=degraded if invalid else None,
+    )
+
+
+def _items(proposed: list[dict[str, Any]]) -> tuple[list[extraction.ExtractedItem], list[str]]:
+    """The proposed items that are well formed, and why each other one is not (its first error)."""
+    items: list[extraction.ExtractedItem] = []
+    invalid: list[str] = []
+    for raw in proposed:
+        try:
+            items.append(extraction.ExtractedItem.model_validate(raw))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "item"
+            invalid.append(f"{where}: {first.get('msg')}")
+    return items, invalid

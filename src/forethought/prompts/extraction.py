@@ -11,7 +11,7 @@ from forethought.apps.base import KindSpec
 from forethought.domain import Session
 from forethought.llm.base import Message
 
-__all__ = ["ExtractedItem", "ExtractionAnswer", "build"]
+__all__ = ["ExtractedItem", "ExtractionAnswer", "ProposedItems", "build", "wire_schema"]
 
 MAX_TRANSCRIPT_CHARS = 24_000
 
@@ -32,6 +32,25 @@ class ExtractionAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     candidates: list[ExtractedItem] = Field(default_factory=list)
+
+
+class ProposedItems(BaseModel):
+    """The answer as read: each item is checked on its own, so one bad item costs only itself."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def wire_schema(kinds: Mapping[str, KindSpec]) -> dict[str, Any]:
+    """The answer's JSON Schema for this app: `kind` is one of the app's kinds, `asserted_by` one of
+    the roles — enums a constrained decoder enforces, so a small model cannot answer "statement"."""
+    schema = ExtractionAnswer.model_json_schema()
+    item = schema["$defs"]["ExtractedItem"]
+    item["properties"]["kind"] = {"type": "string", "enum": sorted(kinds), "title": "Kind"}
+    item["properties"]["asserted_by"] = {"type": "string", "enum": ["user", "agent", "tool"], "default": "user"}
+    item["required"] = sorted({*item.get("required", ()), "kind", "statement", "quote", "turn"})
+    return schema
 
 
 def _kinds(kinds: Mapping[str, KindSpec]) -> str:
