@@ -117,7 +117,8 @@ class Forethought:
 
     def space(self, scope: Scope, *, create: bool = True) -> Space:
         """The space behind a scope, created on first use (NotFound when absent and not `create`)."""
-        return scope.space() if create else scope.require()
+        own = self.memory.own(scope)
+        return own.space() if create else own.require()
 
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
         return self.memory.list_spaces(workspace, subject_type=subject_type)

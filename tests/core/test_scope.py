@@ -111,6 +111,8 @@ def test_a_scope_of_another_store_is_refused(memory: Forethought, tmp_path: Any)
             memory.retain(theirs, "Mine.")
         with pytest.raises(InvalidInput, match="another memory"):
             memory.recall(theirs, "Theirs")
+        with pytest.raises(InvalidInput, match="another memory"):
+            memory.space(theirs)
 
 
 def test_a_bad_subject_or_app_is_a_clear_error(memory: Forethought) -> None:

@@ -18,12 +18,14 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import ValidationError
 
 from forethought.errors import BackendError, Conflict, ForethoughtError, InvalidInput, NotFound
+from forethought.memory import UnknownApp
 
 __all__ = ["error_message", "tool_error"]
 
 log = logging.getLogger("forethought.mcp")
 
 _LABELS: list[tuple[type[ForethoughtError], str]] = [
+    (UnknownApp, "invalid input"),  # the `app` argument names no app: the call's input is wrong
     (InvalidInput, "invalid input"),
     (NotFound, "not found"),
     (Conflict, "conflict"),

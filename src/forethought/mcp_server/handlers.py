@@ -31,7 +31,6 @@ from forethought.mcp_server.results import (
     ViolationOut,
 )
 from forethought.mcp_server.rulebook import build_rulebook
-from forethought.memory import UnknownApp
 from forethought.pipeline.review import SubmittedItem
 
 __all__ = ["Call", "Caller", "Defaults", "ask", "brief", "check", "recall", "resolve", "rulebook", "submit_session"]
@@ -69,10 +68,7 @@ def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolA
     project = args.project or defaults.project
     if project is None:
         raise InvalidInput("project: required (this server was started without a default project)")
-    try:
-        scope = memory.scope(args.app or defaults.app, project, workspace=caller.workspace, field="project")
-    except UnknownApp as exc:  # an argument the tool was given, so: invalid input (not a missing resource)
-        raise InvalidInput(str(exc)) from None
+    scope = memory.scope(args.app or defaults.app, project, workspace=caller.workspace, field="project")
     return Call(memory=memory, scope=scope)
 
 

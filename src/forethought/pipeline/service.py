@@ -168,7 +168,6 @@ class Pipeline:
     # -- sessions and traces ---------------------------------------------------------------
     def list_sessions(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Session]:
         """Captured sessions, newest first; `before_id` continues after a session of an earlier page."""
-        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
@@ -176,7 +175,6 @@ class Pipeline:
 
     def get_session(self, scope: Scope, session_id: str) -> Session:
         """One captured session with its turns; NotFound for an unknown id or one of another space."""
-        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no session {session_id!r} in this space")
@@ -184,7 +182,6 @@ class Pipeline:
 
     def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Trace]:
         """Stored traces, newest first; `before_id` continues after a trace of an earlier page."""
-        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
@@ -193,7 +190,6 @@ class Pipeline:
 
     def trace(self, scope: Scope, trace_id: str) -> Trace:
         """One stored trace; NotFound for an unknown id or one of another space."""
-        self.memory.own(scope)
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no trace {trace_id!r} in this space")

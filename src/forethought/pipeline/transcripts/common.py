@@ -49,6 +49,7 @@ ROLES = {
     "tool": Role.TOOL,
     "function": Role.TOOL,
     "system": Role.SYSTEM,
+    "developer": Role.SYSTEM,  # a harness's own instructions (Codex), not the person
 }
 # Words that mark a named speaker as the assistant side ("Agent Rita", "Support bot", "Aide").
 _AGENT_WORDS = re.compile(

@@ -80,8 +80,6 @@ def _codex(items: list[Any]) -> list[Parsed]:
             role = role_named(str(payload.get("role", "user")))
             if not text.strip() or role is Role.SYSTEM or text.lstrip().startswith(_INJECTED):
                 continue
-            if str(payload.get("role")) == "developer":
-                continue  # the harness's own instructions, not the person
             turns.append(Parsed(role, text, None, at))
         elif kind == "function_call_output":
             output = payload.get("output")

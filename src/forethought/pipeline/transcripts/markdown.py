@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, timezone
 
-from forethought.pipeline.transcripts.common import Parsed, agent_like, role_named
+from forethought.domain import Role
+from forethought.pipeline.transcripts.common import Parsed, agent_like
 
 __all__ = ["from_cursor", "from_headings", "looks_like_cursor", "looks_like_headings"]
 
@@ -41,7 +42,7 @@ def from_cursor(text: str) -> list[Parsed]:
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         body = _strip_separator(text[mark.end() : end])
         if body:
-            role = role_named("assistant") if mark.group(1) in ("Cursor", "Assistant") else role_named("user")
+            role = Role.AGENT if mark.group(1) in ("Cursor", "Assistant") else Role.USER
             turns.append(Parsed(role, body, None, at))
     return turns
 
@@ -54,7 +55,7 @@ def from_headings(text: str) -> list[Parsed]:
         body = _strip_separator(text[mark.end() : end])
         if body:
             name = mark.group(1)
-            role = role_named("assistant") if agent_like(name) else role_named("user")
+            role = Role.AGENT if agent_like(name) else Role.USER
             turns.append(Parsed(role, body, None, None))
     return turns
 
