@@ -22,8 +22,7 @@ from forethought.domain import SpaceKey, Turn
 from forethought.domain.ids import new_id
 from forethought.errors import ForethoughtError, InvalidInput
 from forethought.facade import Forethought, Scope
-from forethought.pipeline.transcripts import FORMATS as TRANSCRIPT_FORMATS
-from forethought.pipeline.transcripts import parse_transcript
+from forethought.pipeline.transcripts import FORMATS, parse_transcript
 
 __all__ = [
     "FORMATS",
@@ -38,7 +37,6 @@ __all__ = [
 
 log = logging.getLogger("forethought.web")
 
-FORMATS = TRANSCRIPT_FORMATS
 Stage = Literal["parse", "remember", "done", "failed"]
 MAX_TITLE = 120
 MAX_JOBS = 64

@@ -84,7 +84,7 @@ def blocked(sentence: str, at: int, *, negated_ok: bool = False) -> bool:
     """True when the clause holding position `at` is a plan, wish, condition or question, or is
     negated (unless the rule's own wording carries the negation: `negated_ok`)."""
     prefix = clause_prefix(sentence, at)
-    if HEDGE.search(prefix) or is_question_clause(sentence, at) or about_someone_else(sentence, at):
+    if HEDGE.search(prefix) or is_question_clause(sentence, at) or _someone_else(sentence, at, prefix):
         return True
     return not negated_ok and bool(NEGATION.search(prefix))
 
@@ -92,7 +92,10 @@ def blocked(sentence: str, at: int, *, negated_ok: bool = False) -> bool:
 def about_someone_else(sentence: str, at: int) -> bool:
     """True when the clause holding position `at` is about another person (a roommate, a friend,
     "she") and the speaker is nowhere in it: their news is not the student's fact."""
-    prefix = clause_prefix(sentence, at)
+    return _someone_else(sentence, at, clause_prefix(sentence, at))
+
+
+def _someone_else(sentence: str, at: int, prefix: str) -> bool:
     end = _CLAUSE_END.search(sentence, at)
     clause = prefix + sentence[at : end.start() if end else len(sentence)]
     return bool(THIRD_PARTY.search(prefix) or THIRD_PARTY.match(clause)) and not FIRST_PERSON.search(clause)

@@ -32,8 +32,7 @@ def parse_transcript(data: bytes | str, *, fmt: str = "auto", human: str | None 
     text = _decode(data)
     if fmt not in FORMATS:
         raise InvalidInput(f"transcript: unknown format {fmt!r} ({', '.join(FORMATS)})")
-    chosen = _detect(text) if fmt == "auto" else fmt
-    parsed = _read(text, chosen, human)
+    parsed = _read(text, fmt, human)
     if not parsed:
         raise InvalidInput("transcript: no turns found")
     if len(parsed) > MAX_TURNS:
@@ -63,33 +62,18 @@ def _decode(data: bytes | str) -> str:
     return text.removeprefix("\ufeff")
 
 
-def _detect(text: str) -> str:
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        return "json"
-    if stripped.startswith("{"):
-        try:
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
-            return "jsonl"  # several objects, one a line (or broken JSON: the reader says where)
-        return "json" if isinstance(whole, dict) and "messages" in whole else "jsonl"
-    if looks_like_cursor(text):
-        return "cursor"
-    if looks_like_headings(text):
-        return "markdown"
-    return "text"
-
-
 def _read(text: str, fmt: str, human: str | None) -> list[Parsed]:
-    if fmt == "json":
+    stripped = text.lstrip()
+    if fmt == "json" or (fmt == "auto" and stripped.startswith("[")):
+        return _from_json(_load(text))
+    if fmt == "auto" and stripped.startswith("{"):
         try:
-            loaded = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(f"transcript: not JSON ({exc.msg} at line {exc.lineno})") from None
-        items = loaded.get("messages") if isinstance(loaded, dict) else loaded
-        if not isinstance(items, list):
-            raise InvalidInput("transcript: expected a list of messages")
-        return from_objects(items)
+            whole = json.loads(text)  # one document, parsed once; JSON Lines stop at the first line's end
+        except json.JSONDecodeError:
+            return from_objects(_lines(text))
+        return _from_json(whole) if isinstance(whole, dict) and "messages" in whole else from_objects([whole])
+    if fmt == "auto":
+        fmt = "cursor" if looks_like_cursor(text) else "markdown" if looks_like_headings(text) else "text"
     if fmt == "jsonl":
         return from_objects(_lines(text))
     if fmt == "cursor":
@@ -97,6 +81,20 @@ def _read(text: str, fmt: str, human: str | None) -> list[Parsed]:
     if fmt == "markdown":
         return from_headings(text)
     return from_text(text, human=human)
+
+
+def _load(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"transcript: not JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+def _from_json(loaded: Any) -> list[Parsed]:
+    items = loaded.get("messages") if isinstance(loaded, dict) else loaded
+    if not isinstance(items, list):
+        raise InvalidInput("transcript: expected a list of messages")
+    return from_objects(items)
 
 
 def _lines(text: str) -> list[Any]:
