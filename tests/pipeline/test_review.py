@@ -152,6 +152,22 @@ def test_an_application_status_change_supersedes_by_identity(memory: Forethought
     assert top.record.id == rejected.record.id
 
 
+def test_two_status_changes_in_one_session_retire_the_old_record_once(memory: Forethought) -> None:
+    applied = send(
+        memory,
+        cand("application", "Ana applied to Contoso.", company="Contoso", role="data intern", status="applied"),
+    ).items[0]
+    later = send(
+        memory,
+        cand("application", "Contoso interviewed Ana.", company="Contoso", role="data intern", status="interviewing"),
+        cand("application", "Contoso rejected Ana.", company="Contoso", role="data intern", status="rejected"),
+    ).items
+    assert [i.relation.label for i in later] == [RelationLabel.SUPERSEDES, RelationLabel.SUPERSEDES]
+    assert [i.outcome for i in later] == ["approved", "approved"]
+    old = memory.get(memory.scope(APP, "ana"), applied.record.id)
+    assert old.status is Status.SUPERSEDED and old.superseded_by == later[0].record.id
+
+
 def test_conflicts_need_a_choice(memory: Forethought) -> None:
     has = send(memory, cand("skill", "Ana knows Python.", name="Python", has=True)).items[0].record
     hasnt = send(memory, cand("skill", "Ana does not know Python.", name="Python", has=False)).items[0]

@@ -135,6 +135,7 @@ def submit(
     transitions: list[tuple[Record, Record]] = []
     events: list[AuditEvent] = []
     evidence: list[tuple[str, Sequence[Evidence]]] = []
+    retired: set[str | None] = set()
     for candidate, relation in zip(candidates, relations, strict=True):
         if relation.label is RelationLabel.DUPLICATE and relation.target_id:
             target = memory.store.records.get(space.id, relation.target_id)
@@ -157,7 +158,10 @@ def submit(
         )
         transitions.append((record, active))
         events.append(event)
-        transitions.extend(_retire(memory, space.id, relation, active, events, actor=AUTO_ACTOR))
+        if relation.target_id not in retired:  # two candidates of one session can replace one record
+            retiring = _retire(memory, space.id, relation, active, events, actor=AUTO_ACTOR)
+            retired.update(target.id for target, _ in retiring)
+            transitions.extend(retiring)
         submission.items.append(SubmittedItem(active, relation, "approved"))
     for rejection in rejections:
         record = _record(space, rejection.candidate, None, occurred_at=occurred_at, source=source, scrub=scrub)
