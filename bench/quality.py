@@ -4,40 +4,39 @@ never their text.
 
     .venv/bin/python -m bench.quality [--blind bench/blind/v1] [--out bench/results/quality.json]
 
-Measured so far: project-memory extraction (precision, recall, kind accuracy, noise kept out) in
-heuristic mode. A candidate matches a labelled rule when one of its evidence quotes and the
-rule's quote overlap as normalised substrings either way; precision counts every candidate the
-pipeline filed (pending or approved), recall every labelled rule.
+Every blind set of `--blind` is scored in heuristic mode, each in a fresh store:
+- project extraction (here): precision, recall, kind accuracy, noise kept out. A candidate matches
+  a labelled rule when one of its evidence quotes and the rule's quote overlap as normalised
+  substrings either way; precision counts every candidate the pipeline filed (pending or
+  approved), recall every labelled rule;
+- project brief and check over the labelled rules stored as records (`quality_project`);
+- the bug-fix set's deciding rules among decoys (`quality_bugfix`);
+- support lifecycle and career profile (`quality_apps`).
+The tuning column holds the figure of `bench/results/app_quality.json` that measures the same
+thing on the tuning fixtures, and `—` where none does.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import tempfile
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import quality_apps, quality_bugfix, quality_project
 from bench.common import command_line, machine, now_iso, write_json
+from bench.quality_common import Row, overlaps, ratio, read_jsonl
 from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
 BLIND = ROOT / "blind" / "v1"
 TUNING_RESULTS = ROOT / "results" / "app_quality.json"
-_SPACE = re.compile(r"\s+")
-
-
-def norm(text: str) -> str:
-    return _SPACE.sub(" ", text.casefold()).strip(" .,;:!?\"'`")
-
-
-def overlaps(a: str, b: str) -> bool:
-    x, y = norm(a), norm(b)
-    return bool(x) and bool(y) and (x in y or y in x)
 
 
 @dataclass
@@ -61,7 +60,7 @@ def _session_candidates(memory: Forethought, label: dict[str, Any], folder: Path
 
 
 def score_project(folder: Path, embedder: str = "minilm") -> dict[str, Any]:
-    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text("utf-8").splitlines() if line.strip()]
+    labels = read_jsonl(folder / "labels.jsonl")
     labels.sort(key=lambda label: (label["project"], label.get("started_at") or ""))
     tally = Tally()
     with (
@@ -92,25 +91,80 @@ def score_project(folder: Path, embedder: str = "minilm") -> dict[str, Any]:
                 tally.noise_kept_out[noise["reason"]] += kept_out
     return {
         "sessions": len(labels),
-        "precision": _ratio(tally.matched_candidates, tally.proposed),
-        "recall": _ratio(tally.found_rules, tally.rules),
-        "kind_accuracy": _ratio(tally.kind_right, tally.found_rules),
+        "precision": ratio(tally.matched_candidates, tally.proposed),
+        "recall": ratio(tally.found_rules, tally.rules),
+        "kind_accuracy": ratio(tally.kind_right, tally.found_rules),
         "candidates": tally.proposed,
         "rules": tally.rules,
-        "noise_kept_out": {k: _ratio(tally.noise_kept_out[k], n) for k, n in sorted(tally.noise.items())},
+        "noise_kept_out": {k: ratio(tally.noise_kept_out[k], n) for k, n in sorted(tally.noise.items())},
         "missed_rule_ids": tally.missed,
         "sessions_with_unmatched_candidates": tally.false,
     }
 
 
-def _ratio(part: int, whole: int) -> float | None:
-    return round(part / whole, 3) if whole else None
+def project_rows(blind: dict[str, Any]) -> list[Row]:
+    return [
+        Row("project", "extraction precision", blind["precision"], blind["candidates"]),
+        Row("project", "extraction recall", blind["recall"], blind["rules"]),
+        Row("project", "kind accuracy (matches)", blind["kind_accuracy"], blind["rules"]),
+        *(Row("project", f"noise kept out: {k}", v) for k, v in blind["noise_kept_out"].items()),
+    ]
 
 
-def tuning_project() -> dict[str, Any]:
-    data = json.loads(TUNING_RESULTS.read_text("utf-8"))
-    overall = data["apps"]["project"]["overall"]
-    return {"precision": overall["precision"], "recall": overall["recall"], "n": overall["tp"] + overall["fn"]}
+def tuning() -> dict[tuple[str, str], float]:
+    """The app_quality figures that measure what a blind row measures, by (app, metric)."""
+    apps = json.loads(TUNING_RESULTS.read_text("utf-8"))["apps"]
+    project, career = apps["project"]["overall"], apps["career"]["per_kind"]
+    return {
+        ("project", "extraction precision"): project["precision"],
+        ("project", "extraction recall"): project["recall"],
+        ("career", "skill precision"): career["skill"]["precision"],
+        ("career", "skill recall"): career["skill"]["recall"],
+        ("career", "application recall"): career["application"]["recall"],
+    }
+
+
+Scorer = Callable[[Path, str], dict[str, Any]]
+SETS: dict[str, dict[str, Scorer]] = {
+    "project": {"extraction": score_project, "read": quality_project.score_project_read},
+    "bugfix": {"bugfix": quality_bugfix.score_bugfix},
+    "support": {"support": quality_apps.score_support},
+    "career": {"career": quality_apps.score_career},
+}
+
+
+def _rows_and_failing(blind: dict[str, Any]) -> tuple[list[Row], dict[str, list[str]]]:
+    rows: list[Row] = []
+    failing: dict[str, list[str]] = {}
+    if "extraction" in blind:
+        rows += project_rows(blind["extraction"])
+        failing["project extraction: missed rule ids"] = blind["extraction"]["missed_rule_ids"]
+        failing["project extraction: sessions with unmatched candidates"] = blind["extraction"][
+            "sessions_with_unmatched_candidates"
+        ]
+    if "read" in blind:
+        rows += quality_project.rows(blind["read"])
+        failing |= quality_project.failing(blind["read"])
+    if "bugfix" in blind:
+        rows += quality_bugfix.rows(blind["bugfix"])
+        failing |= quality_bugfix.failing(blind["bugfix"])
+    if "support" in blind and "career" in blind:
+        rows += quality_apps.rows(blind["support"], blind["career"])
+        failing |= quality_apps.failing(blind["support"], blind["career"])
+    return rows, failing
+
+
+def _cell(value: float | int | None) -> str:
+    return "—" if value is None else str(value)
+
+
+def print_table(rows: list[Row], tuned: dict[tuple[str, str], float], failing: dict[str, list[str]]) -> None:
+    print("| app | metric | tuning | blind | n (blind) |\n|---|---|---:|---:|---:|")
+    for row in rows:
+        n = "" if row.n is None else row.n
+        print(f"| {row.app} | {row.metric} | {_cell(tuned.get((row.app, row.metric)))} | {_cell(row.blind)} | {n} |")
+    for name, ids in failing.items():
+        print(f"\n{name} ({len(ids)}): {', '.join(ids)}")
 
 
 def main() -> None:
@@ -119,21 +173,24 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "quality.json")
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "hashing"])
     args = parser.parse_args()
-    blind = score_project(args.blind / "project", args.embedder)
-    tuning = tuning_project()
-    rows = [
-        ("project extraction precision", tuning["precision"], blind["precision"], blind["candidates"]),
-        ("project extraction recall", tuning["recall"], blind["recall"], blind["rules"]),
-        ("project kind accuracy (matches)", None, blind["kind_accuracy"], blind["rules"]),
-        *((f"project noise kept out: {k}", None, v, None) for k, v in blind["noise_kept_out"].items()),
-    ]
-    print("| metric | tuning | blind | n (blind) |\n|---|---:|---:|---:|")
-    for name, t, b, n in rows:
-        print(f"| {name} | {'—' if t is None else t} | {'—' if b is None else b} | {'' if n is None else n} |")
-    print(f"\nmissed rule ids ({len(blind['missed_rule_ids'])}): {', '.join(blind['missed_rule_ids'])}")
-    print(f"sessions with unmatched candidates: {', '.join(blind['sessions_with_unmatched_candidates'])}")
+    blind: dict[str, Any] = {}
+    seconds: dict[str, float] = {}
+    for name, scorers in SETS.items():
+        if not (args.blind / name / "labels.jsonl").is_file():
+            continue
+        for part, scorer in scorers.items():
+            start = time.perf_counter()
+            blind[part] = scorer(args.blind / name, args.embedder)
+            seconds[part] = round(time.perf_counter() - start, 1)
+    rows, failing = _rows_and_failing(blind)
+    tuned = tuning()
+    print_table(rows, tuned, failing)
+    print(f"\nseconds per part: {json.dumps(seconds)}")
     write_json(args.out, {"benchmark": "quality", "date": now_iso(), "command": command_line(), "machine": machine(),
-                          "tuning": {"project": tuning}, "blind": {"project": blind}})  # fmt: skip
+                          "embedder": args.embedder, "seconds": seconds,
+                          "table": [{"app": r.app, "metric": r.metric, "tuning": tuned.get((r.app, r.metric)),
+                                     "blind": r.blind, "n": r.n} for r in rows],
+                          "tuning": {f"{a}: {m}": v for (a, m), v in tuned.items()}, "blind": blind})  # fmt: skip
 
 
 if __name__ == "__main__":
