@@ -6,6 +6,7 @@ from forethought.domain.lifecycle import ALLOWED, check_transition, transition
 from forethought.domain.records import (
     CheckPatterns,
     Evidence,
+    Modality,
     Provenance,
     Record,
     Relation,
@@ -22,6 +23,7 @@ __all__ = [
     "AuditEvent",
     "CheckPatterns",
     "Evidence",
+    "Modality",
     "Provenance",
     "Record",
     "Relation",

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from forethought.domain import CheckPatterns, Evidence, Role
+from forethought.domain import CheckPatterns, Evidence, Modality, Role
 
 __all__ = ["Candidate", "CheckPatterns", "Flag", "Redaction", "Rejection", "Validated"]
 
@@ -31,6 +31,7 @@ class Candidate(BaseModel):
     evidence: list[Evidence] = Field(default_factory=list)
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     asserted_by: Role = Role.USER
+    modality: Modality = Modality.DECIDED  # how the source put it (a plan is never a fact)
     extractor: str = "heuristic"
     tags: list[str] = Field(default_factory=list)
     check: CheckPatterns | None = None

@@ -8,7 +8,17 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CheckPatterns", "Evidence", "Provenance", "Record", "Relation", "RelationLabel", "Role", "Status"]
+__all__ = [
+    "CheckPatterns",
+    "Evidence",
+    "Modality",
+    "Provenance",
+    "Record",
+    "Relation",
+    "RelationLabel",
+    "Role",
+    "Status",
+]
 
 
 class Status(StrEnum):
@@ -26,6 +36,20 @@ class Role(StrEnum):
     AGENT = "agent"
     TOOL = "tool"
     SYSTEM = "system"
+
+
+class Modality(StrEnum):
+    """How the source put what a record says: decided, proposed, planned, done or reported.
+
+    Only `decided` (and `done`, for what was tried) can become a standing rule: a plan is not a
+    fact and an agent's proposal is not the person's rule.
+    """
+
+    DECIDED = "decided"
+    PROPOSED = "proposed"
+    PLANNED = "planned"
+    DONE = "done"
+    REPORTED = "reported"
 
 
 class _Frozen(BaseModel):
@@ -48,6 +72,7 @@ class Provenance(_Frozen):
     extractor: str = "manual"  # "manual", "heuristic", "llm:<model>", "import"
     source: str = "api"  # the front end that wrote it: api, cli, import, turn...
     reviewed_by: str | None = None
+    modality: Modality | None = None  # how the source put it; None for records written directly
 
 
 class CheckPatterns(_Frozen):

@@ -83,7 +83,12 @@ def _record(
         tags=tuple(candidate.tags),
         attributes=candidate.attributes,
         evidence=tuple(e.model_copy(update={"quote": scrub(e.quote)}) for e in candidate.evidence),
-        provenance=Provenance(asserted_by=candidate.asserted_by, extractor=candidate.extractor, source=source),
+        provenance=Provenance(
+            asserted_by=candidate.asserted_by,
+            extractor=candidate.extractor,
+            source=source,
+            modality=candidate.modality,
+        ),
         confidence=candidate.confidence,
     )
     supersedes = (

@@ -1,0 +1,115 @@
+"""The shipped sentence judge: pinned weights over the shipped MiniLM embeddings.
+
+The weights file lives in the package and is used only if its bytes hash to `WEIGHTS_SHA256`
+(retraining prints the new hash; see `judge/train.py`). Loading is lazy and happens once per
+process (`shared_judge`); a missing or altered file raises ModelUnavailable, and callers fall back
+to their deterministic rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from forethought.domain import Role
+from forethought.embed.base import Embedder
+from forethought.embed.onnx_minilm import MiniLMEmbedder
+from forethought.errors import ModelUnavailable
+from forethought.judge.acts import Act
+from forethought.judge.features import features
+from forethought.judge.network import Weights, forward, softmax
+
+__all__ = ["WEIGHTS", "WEIGHTS_SHA256", "Judgement", "SentenceJudge", "shared_judge"]
+
+WEIGHTS = Path(__file__).with_name("weights") / "judge.npz"
+WEIGHTS_SHA256 = "ec163a67d67271f291e3c53e64186a153b655f1ecd47553958542d450c5b3057"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What one sentence does, with calibrated probabilities."""
+
+    act: Act
+    confidence: float
+    probabilities: Mapping[Act, float]
+    kind: str | None  # the project kind the sentence would have as a rule
+    kind_confidence: float
+
+    def p(self, *acts: Act) -> float:
+        return sum(self.probabilities.get(a, 0.0) for a in acts)
+
+
+class SentenceJudge:
+    def __init__(self, embedder: Embedder | None = None, *, path: Path = WEIGHTS, sha256: str = WEIGHTS_SHA256) -> None:
+        self._embedder = embedder
+        self._path = path
+        self._sha256 = sha256
+        self._weights: Weights | None = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> tuple[Weights, Embedder]:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = MiniLMEmbedder()
+            if self._weights is None:
+                try:
+                    data = self._path.read_bytes()
+                except OSError as exc:
+                    raise ModelUnavailable(f"sentence judge weights {self._path} cannot be read: {exc}") from exc
+                digest = hashlib.sha256(data).hexdigest()
+                if digest != self._sha256:
+                    raise ModelUnavailable(
+                        f"sentence judge weights {self._path} fail their hash check: expected sha256 "
+                        f"{self._sha256}, got {digest}; reinstall the package"
+                    )
+                weights = Weights.from_bytes(data)
+                if weights.embedder != self._embedder.name:
+                    raise ModelUnavailable(
+                        f"sentence judge weights were trained on {weights.embedder!r} embeddings, "
+                        f"not {self._embedder.name!r}"
+                    )
+                self._weights = weights
+            return self._weights, self._embedder
+
+    def judge(self, items: Sequence[tuple[str, Role]]) -> list[Judgement]:
+        """One judgement per (sentence, speaker), in order."""
+        if not items:
+            return []
+        weights, embedder = self._load()
+        x = features(embedder, [t for t, _ in items], [r for _, r in items])
+        act_logits, kind_logits = forward(weights, x)
+        pa = softmax(act_logits, weights.temperature_act)
+        pk = softmax(kind_logits, weights.temperature_kind)
+        acts = [Act(a) for a in weights.acts]
+        out = []
+        for row, krow in zip(pa, pk, strict=True):
+            best = int(np.argmax(row))
+            k = int(np.argmax(krow))
+            out.append(
+                Judgement(
+                    act=acts[best],
+                    confidence=float(row[best]),
+                    probabilities={a: float(p) for a, p in zip(acts, row, strict=True)},
+                    kind=weights.kinds[k],
+                    kind_confidence=float(krow[k]),
+                )
+            )
+        return out
+
+
+_SHARED: SentenceJudge | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_judge() -> SentenceJudge:
+    """The process-wide judge over the shipped weights and a MiniLM embedder of its own."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = SentenceJudge()
+        return _SHARED
