@@ -46,9 +46,9 @@ def test_a_database_made_before_migration_6_opens_and_migrates_forward(tmp_path:
             history = conn.execute(
                 "SELECT component, version, name, applied_at FROM schema_migrations ORDER BY version"
             ).fetchall()
-        assert [(c, v) for c, v, _, _ in history] == [("core", v) for v in range(1, 7)]
+        assert [(c, v) for c, v, _, _ in history] == [("core", v) for v in range(1, 8)]
         assert history[0][3] == "2026-01-01T00:00:00Z"  # the old rows were carried over, not rewritten
-        assert store.stats()["schema_version"] == 6
+        assert store.stats()["schema_version"] == 7
         # The old secret is kept, so existing space ids stay what they were.
         with store.raw() as conn:
             assert conn.execute("SELECT value FROM meta WHERE key = 'space_secret'").fetchone()[0] == "ab" * 32
@@ -132,3 +132,33 @@ def test_the_authorizer_refuses_core_tables_the_lexical_check_cannot_see(tmp_pat
         assert store.spaces.list() == []
     finally:
         store.close()
+
+
+def test_migration_7_renames_the_project_kinds_of_earlier_versions(tmp_path: Path) -> None:
+    from forethought import Forethought
+    from forethought.apps.project.kinds import KINDS
+
+    path = tmp_path / "kinds.db"
+    with Forethought.open(path, embedder="hashing") as memory:
+        project, notes = memory.scope("project", "ledger"), memory.scope("generic", "notes")
+        ids = [memory.retain(project, f"Rule {i}.", kind="decision").record.id for i in range(4)]
+        other = memory.retain(notes, "A note whose kind word happens to be old.", kind="note").record.id
+    old = [("security_constraint", '{"rule": "r", "area": "auth"}'),
+           ("api_contract", '{"rule": "r", "subject": "X-Id"}'),
+           ("deployment", '{"rule": "r", "environment": "prod"}'),
+           ("incident", '{"what": "the outage", "impact": "two hours down", "date": "March"}')]  # fmt: skip
+    conn = connect(path)
+    for rid, (kind, attrs) in zip(ids, old, strict=True):
+        conn.execute("UPDATE records SET kind = ?, attributes = ? WHERE id = ?", (kind, attrs, rid))
+    conn.execute("UPDATE records SET kind = 'deployment' WHERE id = ?", (other,))  # not a project space
+    conn.execute("DELETE FROM schema_migrations WHERE component = 'core' AND version = 7")
+    conn.commit()
+    conn.close()
+    with Forethought.open(path, embedder="hashing") as memory:
+        project = memory.scope("project", "ledger")
+        got = [memory.get(project, rid) for rid in ids]
+        assert [r.kind for r in got] == ["constraint", "constraint", "process", "failed_approach"]
+        assert got[3].attributes == {"approach": "the outage", "why_failed": "two hours down", "date": "March"}
+        for r in got:
+            KINDS[r.kind].attributes.model_validate(r.attributes)
+        assert memory.get(memory.scope("generic", "notes"), other).kind == "deployment"

@@ -43,13 +43,13 @@ def run_demo(*, embedder: str = "minilm") -> int:
             again = memory.retain(
                 notes,
                 "Releases ship through the staging pipeline every Tuesday.",
-                kind="deployment",
+                kind="process",
                 external_id="release-cadence",
             )
             retry = memory.retain(
                 notes,
                 "Releases ship through the staging pipeline every Tuesday.",
-                kind="deployment",
+                kind="process",
                 external_id="release-cadence",
             )
             print(f"  retain with external id twice: created={again.created}, then created={retry.created}")

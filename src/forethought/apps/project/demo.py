@@ -44,7 +44,7 @@ DEMO = Demo(
         DemoMemory(
             subject="tillpoint",
             external_id="tp-tokens",
-            kind="security_constraint",
+            kind="constraint",
             text="Refresh tokens live in httpOnly cookies; never put them in localStorage.",
             occurred_at="2026-02-12",
             attributes={"rule": "refresh tokens only in httpOnly cookies", "area": "auth"},
@@ -54,7 +54,7 @@ DEMO = Demo(
     tour=(
         DemoMemory(
             subject="tillpoint",
-            kind="security_constraint",
+            kind="constraint",
             text="Refresh tokens live in httpOnly cookies; never put them in localStorage.",
             tags=("auth",),
             occurred_at="2026-03-02",
@@ -68,21 +68,21 @@ DEMO = Demo(
         ),
         DemoMemory(
             subject="tillpoint",
-            kind="api_contract",
+            kind="constraint",
             text="Every POST must carry the X-Tillpoint-CSRF header; the API rejects requests without it.",
             tags=("api", "auth"),
             occurred_at="2026-03-09",
         ),
         DemoMemory(
             subject="tillpoint",
-            kind="deployment",
+            kind="process",
             text="Releases ship through the staging pipeline every Tuesday.",
             tags=("release",),
             occurred_at="2026-03-10",
         ),
         DemoMemory(
             subject="tillpoint",
-            kind="incident",
+            kind="failed_approach",
             text="Retrying the payment webhook without an idempotency key double-charged customers in March.",
             tags=("payments",),
             occurred_at="2026-03-20",

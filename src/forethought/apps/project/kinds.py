@@ -1,4 +1,4 @@
-"""The project app's record kinds: what a coding team wants its agents to remember.
+"""The project app's record kinds: the eight kinds of rule a coding team wants its agents to keep.
 
 Every kind carries an `area` (which part of the system the fact governs), so the brief can match
 records to the files and words of a task. Attribute models forbid unknown fields: an extractor that
@@ -16,14 +16,15 @@ from forethought.apps.base import KindSpec, Review
 __all__ = [
     "AREAS",
     "KINDS",
-    "ApiContract",
+    "RENAMED",
+    "Architecture",
+    "Constraint",
     "Convention",
     "Decision",
-    "Deployment",
+    "DependencyPolicy",
     "FailedApproach",
-    "Incident",
     "Preference",
-    "SecurityConstraint",
+    "Process",
 ]
 
 # The areas a record can be about, most specific first (ties in area inference go to the earlier).
@@ -41,6 +42,14 @@ AREAS: tuple[str, ...] = (
     "general",
 )
 
+# Kinds of earlier versions and the kind they became (stored records are renamed by migration 2).
+RENAMED: dict[str, str] = {
+    "security_constraint": "constraint",
+    "api_contract": "constraint",
+    "deployment": "process",
+    "incident": "failed_approach",
+}
+
 
 class _Attributes(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -54,39 +63,40 @@ class Decision(_Attributes):
     alternatives_rejected: list[str] = Field(default_factory=list)
 
 
-class SecurityConstraint(_Attributes):
-    rule: str
-
-
 class Convention(_Attributes):
     rule: str
-    topic: Literal["naming", "layout", "imports", "library", "practice"] = "practice"
+    topic: Literal["naming", "layout", "imports", "library", "style", "testing", "practice"] = "practice"
 
 
-class ApiContract(_Attributes):
+class Constraint(_Attributes):
     rule: str
-    subject: str | None = None  # the header, endpoint, field or schema the rule is about
-
-
-class Incident(_Attributes):
-    what: str
-    impact: str | None = None
-    date: str | None = None  # as said ("March", "2024-03-12", "last Tuesday"), not parsed
-
-
-class FailedApproach(_Attributes):
-    approach: str
-    why_failed: str | None = None
-
-
-class Deployment(_Attributes):
-    rule: str
-    environment: str | None = None  # production, staging, preview, ...
+    subject: str | None = None  # the header, endpoint, field, store or limit the rule is about
 
 
 class Preference(_Attributes):
     what: str
     holder: Literal["person", "team"] = "team"
+
+
+class FailedApproach(_Attributes):
+    approach: str
+    why_failed: str | None = None
+    date: str | None = None  # as said ("March", "2024-03-12"), not parsed
+
+
+class DependencyPolicy(_Attributes):
+    rule: str
+    package: str | None = None  # the library or tool the rule allows, pins or bans
+
+
+class Process(_Attributes):
+    rule: str
+    environment: str | None = None  # production, staging, preview, ...
+
+
+class Architecture(_Attributes):
+    rule: str
+    component: str | None = None  # the service, module or layer the rule is about
 
 
 def _spec(name: str, description: str, attributes: type[BaseModel]) -> KindSpec:
@@ -100,27 +110,24 @@ def _spec(name: str, description: str, attributes: type[BaseModel]) -> KindSpec:
 KINDS: dict[str, KindSpec] = {
     spec.name: spec
     for spec in (
-        _spec("decision", "A choice the team made: what, why, and the alternatives it rejected.", Decision),
+        _spec("decision", "A choice the team made (\"we use X for Y\"): what, why, and the alternatives it rejected.",
+              Decision),
+        _spec("convention", "How code is written: naming, file layout, imports, style, testing habits.", Convention),
         _spec(
-            "security_constraint",
-            "A security rule code must follow (token storage, secrets, logging of personal data, authz checks).",
-            SecurityConstraint,
+            "constraint",
+            "A hard limit code must respect: never/must rules, security (tokens, secrets, personal data, authz), "
+            "interface contracts (headers, endpoints, fields), performance and size bounds.",
+            Constraint,
         ),
-        _spec(
-            "convention", "A coding convention: naming, file layout, imports, libraries to use or avoid.", Convention
-        ),
-        _spec(
-            "api_contract",
-            "A rule about an interface: endpoints, headers, request and response shapes, CRD fields.",
-            ApiContract,
-        ),
-        _spec("incident", "Something that went wrong in the past: what happened, its impact, when.", Incident),
-        _spec(
-            "failed_approach", "An approach that was tried and failed, and why (so nobody repeats it).", FailedApproach
-        ),
-        _spec(
-            "deployment", "How code reaches an environment: pipelines, release days, approvals, migrations.", Deployment
-        ),
-        _spec("preference", "How the team or one person likes work done (e.g. small PRs).", Preference),
+        _spec("preference", "How a person or the team likes work done, softer than a rule (e.g. small PRs).",
+              Preference),
+        _spec("failed_approach", "An approach that was tried and did not work, and why (so nobody repeats it).",
+              FailedApproach),
+        _spec("dependency_policy", "Which libraries, tools or versions are allowed, pinned or banned.",
+              DependencyPolicy),
+        _spec("process", "How work reaches production: review, release, branching, CI, deploys, migrations.",
+              Process),
+        _spec("architecture", "Component boundaries: which service or module owns what, layering, data flow.",
+              Architecture),
     )
-}
+}  # fmt: skip

@@ -29,13 +29,13 @@ __all__ = ["applicability", "policy_findings"]
 
 _LABELS = {
     "decision": "decision",
-    "security_constraint": "security constraint",
     "convention": "convention",
-    "api_contract": "API contract",
-    "incident": "incident",
-    "failed_approach": "failed approach",
-    "deployment": "deployment rule",
+    "constraint": "constraint",
     "preference": "preference",
+    "failed_approach": "failed approach",
+    "dependency_policy": "dependency policy",
+    "process": "process rule",
+    "architecture": "architecture rule",
 }
 
 

@@ -1,13 +1,13 @@
-"""The heuristic extractor's sentence rules: which kind a sentence states, and its attributes.
+"""Phrase rules: which kind a sentence states, and its attributes (the fallback without the judge).
 
 `classify` tries the rules in a fixed order and the first that fires wins, so a sentence yields at
-most one candidate: failed approach ("we tried X and it failed", "X didn't work"), incident (an
-outage/incident/root cause with its cause), decision ("we decided/agreed/chose", "let's go with X
-instead of Y because Z"), preference ("I/we prefer", "I'd rather"), API contract (a header, HTTP
-verb, endpoint, response shape or schema field under must/always/every/optional/deprecated),
-security constraint (tokens, secrets, keys, personal data, signatures, rate limits, authz under a
-rule word), deployment (deploys, releases, pipelines, migrations under a habitual or rule word) and
-convention (any other rule about code: always/never/don't/must/every, naming and file layout).
+most one candidate: failed approach ("we tried X and it failed", "X didn't work", an outage with
+its cause), decision ("we decided/agreed/chose", "let's go with X instead of Y because Z"),
+preference ("I/we prefer", "I'd rather"), constraint (a header, endpoint or schema field under
+must/always/every/optional/deprecated; tokens, secrets, personal data, authz under a rule word),
+process (deploys, releases, pipelines, migrations under a habitual or rule word) and convention
+(any other rule about code: always/never/don't/must/every, naming and file layout).
+The decision/failed-approach slot rules also fill attributes for the judge's candidates.
 Attributes are cut from the sentence's own words; nothing is paraphrased.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 
 from forethought.apps.project.areas import code_identifiers, vote
 
-__all__ = ["Match", "classify"]
+__all__ = ["Match", "classify", "decision_slots", "failed_slots"]
 
 
 @dataclass(frozen=True)
@@ -94,10 +94,10 @@ def _incident(s: str) -> Match | None:
     date = _DATE.search(s)
     impact = _IMPACT.search(s)
     return Match(
-        "incident",
+        "failed_approach",
         {
-            "what": s.rstrip(" ."),
-            "impact": impact.group(0).strip(" ,.") if impact else None,
+            "approach": s.rstrip(" ."),
+            "why_failed": impact.group(0).strip(" ,.") if impact else None,
             "date": date.group(0) if date else None,
         },
     )
@@ -198,20 +198,20 @@ def _api_contract(s: str) -> Match | None:
     subject = _API_SUBJECT.search(s)
     ids = code_identifiers(s)
     name = (ids[0] if declared and ids else None) or (subject.group(0) if subject else None)
-    return Match("api_contract", {"rule": s.rstrip(" ."), "subject": name})
+    return Match("constraint", {"rule": s.rstrip(" ."), "subject": name})
 
 
 def _security(s: str) -> Match | None:
     if not (_SECURITY.search(s) and (_RULE_WORD.search(s) or _IMPERATIVE.search(s))):
         return None
-    return Match("security_constraint", {"rule": s.rstrip(" .")})
+    return Match("constraint", {"rule": s.rstrip(" .")})
 
 
 def _deployment(s: str) -> Match | None:
     if not (_DEPLOY.search(s) and _HABIT.search(s)) or _PERSONAL_ACTION.search(s):
         return None
     env = _ENVIRONMENT.search(s)
-    return Match("deployment", {"rule": s.rstrip(" ."), "environment": env.group(0).lower() if env else None})
+    return Match("process", {"rule": s.rstrip(" ."), "environment": env.group(0).lower() if env else None})
 
 
 def _convention(s: str) -> Match | None:
@@ -225,6 +225,18 @@ def _convention(s: str) -> Match | None:
 
 
 _RULES = (_failed_approach, _incident, _decision, _preference, _api_contract, _security, _deployment, _convention)
+
+
+def decision_slots(body: str) -> dict[str, Any] | None:
+    """What, why and the rejected alternative of a decision sentence, when its wording shows them."""
+    found = _decision(body)
+    return dict(found.attributes) if found is not None else None
+
+
+def failed_slots(body: str) -> dict[str, Any] | None:
+    """The approach and why it failed, when the sentence's wording shows them."""
+    found = _failed_approach(body) or _incident(body)
+    return dict(found.attributes) if found is not None else None
 
 
 def classify(body: str) -> Match | None:
