@@ -1,7 +1,7 @@
 """Check a blind set's shape without showing its text: counts, formats, and which labels quote
 something their file does not contain (by id only — whoever changes the code never reads a set).
 
-    .venv/bin/python -m bench.blind_check [bench/blind/v1]
+    .venv/bin/python -m bench.blind_check [bench/blind/v2]
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent / "blind" / "v1"
+ROOT = Path(__file__).resolve().parent / "blind" / "v2"
 MINIMUM = {"project": 40, "bugfix": 130, "support": 40, "career": 40}  # labelled sessions / histories
 
 

@@ -2,9 +2,10 @@
 evaluation guide). Blind sets are read by this program only: it prints scores and failing ids,
 never their text.
 
-    .venv/bin/python -m bench.quality [--blind bench/blind/v1] [--out bench/results/quality.json]
+    .venv/bin/python -m bench.quality [--blind bench/blind/v2 bench/blind/v1] [--out bench/results/quality.json]
 
-Every blind set of `--blind` is scored in heuristic mode, each in a fresh store:
+Each set is taken from the first `--blind` folder that holds it (the newest version first) and
+scored in heuristic mode, each in a fresh store:
 - project extraction (here): precision, recall, kind accuracy, noise kept out. A candidate matches
   a labelled rule when one of its evidence quotes and the rule's quote overlap as normalised
   substrings either way; precision counts every candidate the pipeline filed (pending or
@@ -12,8 +13,9 @@ Every blind set of `--blind` is scored in heuristic mode, each in a fresh store:
 - project brief and check over the labelled rules stored as records (`quality_project`);
 - the bug-fix set's deciding rules among decoys (`quality_bugfix`);
 - support lifecycle and career profile (`quality_apps`).
-The tuning column holds the figure of `bench/results/app_quality.json` that measures the same
-thing on the tuning fixtures, and `—` where none does.
+The tuning column holds the same metric on the sets that have become tuning data (`bench/tuning/`:
+a blind set moves there once it has steered a change, e.g. project v1), else the figure of
+`bench/results/app_quality.json` that measures the same thing on the older fixtures, else `—`.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
-BLIND = ROOT / "blind" / "v1"
+BLIND = (ROOT / "blind" / "v2", ROOT / "blind" / "v1")
+TUNING_SETS = {"project": ROOT / "tuning" / "project-v1"}
 TUNING_RESULTS = ROOT / "results" / "app_quality.json"
 
 
@@ -169,28 +172,39 @@ def print_table(rows: list[Row], tuned: dict[tuple[str, str], float], failing: d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--blind", type=Path, default=BLIND)
+    parser.add_argument("--blind", type=Path, nargs="+", default=list(BLIND))
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "quality.json")
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "hashing"])
     args = parser.parse_args()
     blind: dict[str, Any] = {}
     seconds: dict[str, float] = {}
+    used: dict[str, str] = {}
     for name, scorers in SETS.items():
-        if not (args.blind / name / "labels.jsonl").is_file():
+        folder = next((f / name for f in args.blind if (f / name / "labels.jsonl").is_file()), None)
+        if folder is None:
             continue
+        used[name] = str(folder.relative_to(ROOT.parent))
         for part, scorer in scorers.items():
             start = time.perf_counter()
-            blind[part] = scorer(args.blind / name, args.embedder)
+            blind[part] = scorer(folder, args.embedder)
             seconds[part] = round(time.perf_counter() - start, 1)
     rows, failing = _rows_and_failing(blind)
     tuned = tuning()
+    tuning_scores: dict[str, Any] = {}
+    for name, folder in TUNING_SETS.items():
+        for part, scorer in SETS[name].items():
+            tuning_scores[part] = scorer(folder, args.embedder)
+    tuned |= {(r.app, r.metric): r.blind for r in _rows_and_failing(tuning_scores)[0] if r.blind is not None}
+    tuning_used = {k: str(v.relative_to(ROOT.parent)) for k, v in TUNING_SETS.items()}
+    print(f"blind sets: {json.dumps(used)}; tuning sets: {json.dumps(tuning_used)}\n")
     print_table(rows, tuned, failing)
     print(f"\nseconds per part: {json.dumps(seconds)}")
     write_json(args.out, {"benchmark": "quality", "date": now_iso(), "command": command_line(), "machine": machine(),
-                          "embedder": args.embedder, "seconds": seconds,
+                          "embedder": args.embedder, "seconds": seconds, "blind_sets": used,
                           "table": [{"app": r.app, "metric": r.metric, "tuning": tuned.get((r.app, r.metric)),
                                      "blind": r.blind, "n": r.n} for r in rows],
-                          "tuning": {f"{a}: {m}": v for (a, m), v in tuned.items()}, "blind": blind})  # fmt: skip
+                          "tuning": {f"{a}: {m}": v for (a, m), v in tuned.items()}, "blind": blind,
+                          "tuning_sets": tuning_scores})  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Every labelled rule is stored directly as an active record of its project, as a perfect extractor
 would file it: the rule's statement, its quote as evidence (the session's id, the turn, the user's
 role or, for an agent-confirmed rule, the agent's), dated by the session's `started_at`. The
-set's kinds become the app's (`KIND`); the free-word area becomes one of the app's areas (`AREA`,
+set's kinds are the app's own; the free-word area becomes one of the app's areas (`AREA`,
 else inferred from the statement by the app) and its `area:` tag; checkable kinds carry the check
 patterns the app derives from the statement, as its extractor does. A rule that supersedes an
 earlier one is retained as a candidate and approved with `supersedes=` (the reviewer's path:
@@ -27,20 +27,11 @@ from bench.quality_common import Row, overlaps, ratio, read_jsonl
 from forethought import Forethought
 from forethought.apps.project.areas import infer_area
 from forethought.apps.project.patterns import derive_patterns
+from forethought.apps.project.slots import attributes
 from forethought.domain import Evidence, Role, Status
 
-KIND = {
-    "decision": "decision",
-    "architecture": "decision",
-    "convention": "convention",
-    "dependency_policy": "convention",
-    "constraint": "security_constraint",
-    "process": "deployment",
-    "preference": "preference",
-    "failed_approach": "failed_approach",
-}
-_TEXT_FIELD = {"decision": "what", "failed_approach": "approach", "preference": "what"}  # else "rule"
-_CHECKABLE = frozenset({"decision", "security_constraint", "convention", "api_contract", "deployment"})
+# The labels use the project app's eight kinds; attributes come from the app's own slot filler.
+_CHECKABLE = frozenset({"decision", "convention", "constraint", "dependency_policy", "process", "architecture"})
 AREA = {
     "auth": "auth", "security": "auth", "payments": "payments", "billing": "payments", "db": "db",
     "database": "db", "data": "db", "migrations": "db", "deploy": "deploy", "build": "deploy", "ci": "deploy",
@@ -61,15 +52,12 @@ class Stored:
 
 
 def _attributes(kind: str, area: str, rule: dict[str, Any]) -> dict[str, Any]:
-    attributes: dict[str, Any] = {"area": area, _TEXT_FIELD.get(kind, "rule"): rule["statement"]}
-    if rule["kind"] == "dependency_policy":
-        attributes["topic"] = "library"
-    return attributes
+    return {**attributes(kind, rule["statement"]), "area": area}
 
 
 def _store_rule(memory: Forethought, label: dict[str, Any], rule: dict[str, Any], stored: Stored) -> None:
     scope = memory.scope("project", label["project"])
-    kind = KIND.get(rule["kind"], "decision")
+    kind = rule["kind"]
     area = AREA.get(rule["area"].casefold())
     stored.areas_mapped += area is not None
     stored.areas_inferred += area is None
