@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -338,10 +339,16 @@ class Forethought:
         title: str,
         fmt: str = "auto",
         source: str = "import",
+        human: str | None = None,
+        occurred_at: datetime | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> SessionSubmission:
-        """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox."""
-        return self.pipeline.submit_session(scope, transcript, title=title, fmt=fmt, source=source, progress=progress)
+        """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox
+        (`human`: the person among named speakers; `occurred_at`: when an undated session happened)."""
+        return self.pipeline.submit_session(
+            scope, transcript, title=title, fmt=fmt, source=source, human=human, occurred_at=occurred_at,
+            progress=progress,
+        )  # fmt: skip
 
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
         """Candidates waiting for a person, and those the validator filtered."""

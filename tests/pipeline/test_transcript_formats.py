@@ -172,6 +172,18 @@ def test_imported_memories_are_dated_when_the_session_happened(memory: Forethoug
     assert before == [] and after
 
 
+def test_a_caller_dates_an_undated_session_and_names_the_person(memory: Forethought) -> None:
+    wharf = memory.scope("project", "wharf")
+    text = "Kwame: Never run the exporter against the production bucket.\nRita: Understood.\n"
+    when = datetime(2026, 2, 9, 14, 30, tzinfo=UTC)
+    done = memory.submit_session(wharf, text, title="chat", human="Rita", occurred_at=when)
+    assert done.session.created_at == when
+    assert [t.role for t in done.session.turns] == [Role.AGENT, Role.USER]  # Rita is the person here
+    assert all(i.record.occurred_at == when for i in done.result.submission.items)
+    with pytest.raises(InvalidInput, match="time zone"):
+        memory.submit_session(wharf, text, title="chat", occurred_at=datetime(2026, 2, 9))
+
+
 FAKE_KEY = "sk-proj-" + secrets.token_hex(16)  # made here, never a real key
 
 

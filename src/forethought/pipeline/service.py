@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from forethought.apps.base import App
@@ -16,7 +17,7 @@ from forethought.domain import Record, Session, Status, Turn, new_id
 from forethought.domain.candidates import Candidate, Rejection
 from forethought.domain.limits import check_query, clean_text
 from forethought.domain.times import utcnow
-from forethought.errors import NotFound
+from forethought.errors import InvalidInput, NotFound
 from forethought.llm.base import ChatModel
 from forethought.memory import Memory, Scope
 from forethought.pipeline.ask import ask
@@ -116,21 +117,28 @@ class Pipeline:
         title: str,
         fmt: str = "auto",
         source: str = "import",
+        human: str | None = None,
+        occurred_at: datetime | None = None,
         progress: Progress | None = None,
     ) -> SessionSubmission:
         """Capture a transcript (secrets scrubbed) and send what it gives to remember to the inbox.
+        `human` names the person in a transcript between named speakers; `occurred_at` dates a
+        session whose transcript carries no times (it wins over the transcript's own times).
         `progress`, when given, is called with each stage as it finishes: captured, extracted,
         validated, filed (a long transcript spends most of its time extracting)."""
         self.memory.own(scope)
         # Bad input fails here, before any write.
+        if occurred_at is not None and occurred_at.tzinfo is None:
+            raise InvalidInput("occurred_at: give a time zone (e.g. 2026-03-04T10:12:00Z)")
         turns = (
             list(transcript)
             if isinstance(transcript, Sequence) and not isinstance(transcript, (str, bytes))
-            else parse_transcript(transcript, fmt=fmt)
+            else parse_transcript(transcript, fmt=fmt, human=human)
         )
-        # An imported session is dated when it happened (its first timestamped turn), so what
-        # it gives to remember is too; a live one, and a transcript without times, is dated now.
-        session = capture_session(self.memory, scope, turns, title=title, source=source, created_at=started_at(turns))
+        # An imported session is dated when it happened (its first timestamped turn, or what the
+        # caller says), so what it gives to remember is too; a live one without times is dated now.
+        when = occurred_at or started_at(turns)
+        session = capture_session(self.memory, scope, turns, title=title, source=source, created_at=when)
         if progress is not None:
             progress("captured")
         result = memorize(self.memory, scope, session, model=self.model, source=source, progress=progress)
