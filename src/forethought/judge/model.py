@@ -52,10 +52,17 @@ class SentenceJudge:
         self._weights: Weights | None = None
         self._lock = threading.Lock()
 
-    def _load(self) -> tuple[Weights, Embedder]:
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder the judge reads sentences with (MiniLM unless one was given)."""
         with self._lock:
             if self._embedder is None:
                 self._embedder = MiniLMEmbedder()
+            return self._embedder
+
+    def _load(self) -> tuple[Weights, Embedder]:
+        embedder = self.embedder
+        with self._lock:
             if self._weights is None:
                 try:
                     data = self._path.read_bytes()
@@ -68,13 +75,12 @@ class SentenceJudge:
                         f"{self._sha256}, got {digest}; reinstall the package"
                     )
                 weights = Weights.from_bytes(data)
-                if weights.embedder != self._embedder.name:
+                if weights.embedder != embedder.name:
                     raise ModelUnavailable(
-                        f"sentence judge weights were trained on {weights.embedder!r} embeddings, "
-                        f"not {self._embedder.name!r}"
+                        f"sentence judge weights were trained on {weights.embedder!r} embeddings, not {embedder.name!r}"
                     )
                 self._weights = weights
-            return self._weights, self._embedder
+            return self._weights, embedder
 
     def judge(self, items: Sequence[tuple[str, Role]]) -> list[Judgement]:
         """One judgement per (sentence, speaker), in order."""

@@ -19,7 +19,8 @@ from forethought.domain import Record, Status, handle_for, limits
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
-from forethought.pipeline.brief import elapsed_ms, heuristic_applicability
+from forethought.pipeline.applies import heuristic_applicability
+from forethought.pipeline.brief import elapsed_ms
 from forethought.pipeline.reports import Answer
 from forethought.prompts import ask as prompt
 from forethought.prompts.ask import NO_MEMORY

@@ -2,42 +2,36 @@
 apply (each with its reason), list the rest as filtered (with theirs), and render the memory block.
 
 Applicability, per record: the app's rule-based `applicability()` where it answers; else the LLM judge
-(`prompts.applicability`) given a model; else, or if the model fails (`degraded`), the heuristic.
-
-The heuristic judge is deterministic and refuses topical similarity alone (recall already found the
-record similar; that is why it is here). A record applies when it and the task share enough
-*specific* evidence, weighed as:
-- an identifier or proper name (`PrismaClient`, `localStorage`, `Stripe`): 2 each;
-- a content word outside `GENERIC_WORDS`, compared after light stemming: 1 each;
-- an area of work both touch (the app's `areas`: auth, ui, database, ...): 2;
-- a record tag (or its part after `:`) the task or a file path names: 2;
-- a file path part the record names (`api`, `route.ts`), or the record naming the path: 2;
-and applies at a weight of `MIN_WEIGHT` (2): one identifier, two words, one shared area. A record
-tagged `always` or `scope:global` applies to every task.
+(`prompts.applicability`) given a model; else, or if the model fails (`degraded`), the heuristic
+(`applies.py`). For an app with a learned relevance model (`App.relevance`, the project app), in
+heuristic mode the decision is its calibrated probability instead, precision first: a record is
+briefed when it reaches the model's threshold, with the rule's or heuristic's reason beside the
+score, and a task nothing reaches gets "nothing applies" rather than padding (`relevance.py`).
 """
 
 from __future__ import annotations
 
-import re
+import logging
 import time
 from collections.abc import Sequence
-from functools import lru_cache
 
 from forethought.apps.areas import Area
-from forethought.apps.base import Applicability
+from forethought.apps.base import App, Applicability
 from forethought.domain import Record, Status
 from forethought.domain.limits import MAX_QUERY
-from forethought.errors import InvalidInput
+from forethought.errors import InvalidInput, ModelUnavailable
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
+from forethought.pipeline.applies import heuristic_applicability
+from forethought.pipeline.relevance import feature_rows, judge_embedder, relevance_model
 from forethought.pipeline.reports import Brief, BriefItem, FilteredItem
 from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
+from forethought.recall.results import RecallHit
 from forethought.store.base import RecordFilter
 from forethought.text.identifiers import strong_terms
-from forethought.text.words import GENERIC_WORDS, salient_words, word_key, word_keys
 
 __all__ = [
     "build_brief",
@@ -46,65 +40,7 @@ __all__ = [
     "query_for",
 ]
 
-MIN_WEIGHT = 2
-ALWAYS_TAGS = frozenset({"always", "scope:global"})
-
-
-def _path_parts(paths: Sequence[str]) -> set[str]:
-    parts: set[str] = set()
-    for path in paths:
-        for piece in re.split(r"[/\\]+", path.lower()):
-            parts.update(p for p in re.split(r"[.\-_]+", piece) if len(p) > 2)
-    return {word_key(p) for p in parts} - GENERIC_WORDS - {"src", "lib", "app", "index", "main", "tsx", "jsx"}
-
-
-@lru_cache(maxsize=64)
-def _area_keys(areas: tuple[Area, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
-    """Each area's words, stemmed as a task's are (an app's areas are a constant: cached)."""
-    return tuple((area.name, word_keys(" ".join(area.words))) for area in areas)
-
-
-def heuristic_applicability(
-    task: str, record: Record, *, areas: Sequence[Area], file_paths: Sequence[str] = ()
-) -> Applicability:
-    """Whether `record` applies to `task`, by shared specific evidence (see the module doc);
-    `areas` are the app's areas of work."""
-    tags = {t.lower() for t in record.tags}
-    if tags & ALWAYS_TAGS:
-        return Applicability(applies=True, reason="marked as applying to every task")
-    text = " ".join([record.statement, *(str(v) for v in record.attributes.values() if isinstance(v, str))])
-    reasons: list[str] = []
-    weight = 0
-    shared_terms = sorted(strong_terms(task) & strong_terms(text))
-    if shared_terms:
-        weight += 2 * len(shared_terms)
-        reasons.append("names " + ", ".join(f"`{t}`" for t in shared_terms[:3]))
-    task_words, record_words = salient_words(task), salient_words(text)
-    shared_words = sorted(task_words.keys() & record_words.keys() - {word_key(t) for t in shared_terms})
-    if shared_words:
-        weight += len(shared_words)
-        reasons.append("shares " + ", ".join(f"'{task_words[w]}'" for w in shared_words[:4]))
-    vocabularies = _area_keys(tuple(areas))
-    touched = [(name, task_words.keys() & vocab, record_words.keys() & vocab) for name, vocab in vocabularies]
-    if common := [(name, mine, theirs) for name, mine, theirs in touched if mine and theirs]:
-        weight += 2
-        name, mine, theirs = common[0]
-        seen = sorted({task_words[k] for k in mine} | {record_words[k] for k in theirs})
-        reasons.append(f"both concern {name} ({', '.join(seen[:3])})")
-    paths = _path_parts(file_paths)
-    tag_words = {word_key(t.rsplit(":", 1)[-1]) for t in tags}
-    if tag_hits := sorted(tag_words & (task_words.keys() | paths)):
-        weight += 2
-        reasons.append("tagged " + ", ".join(tag_hits[:2]))
-    path_hits = sorted(paths & record_words.keys()) or [p for p in file_paths if p and p in record.statement]
-    if path_hits:
-        weight += 2
-        reasons.append("touches the files (" + ", ".join(path_hits[:2]) + ")")
-    if weight >= MIN_WEIGHT:
-        return Applicability(applies=True, reason="; ".join(reasons))
-    if reasons:
-        return Applicability(applies=False, reason=f"only {reasons[0]}; one common word is not enough")
-    return Applicability(applies=False, reason="similar in wording only: no term, area or file in common")
+log = logging.getLogger(__name__)
 
 
 def query_for(text: str) -> str:
@@ -161,6 +97,8 @@ def build_brief(
             open_records.append(record)
     judge_start = time.perf_counter()
     mode, degraded, usage = _judge(model, task, open_records, file_paths, verdicts, app.areas)
+    if mode == "heuristic" and app.relevance is not None:
+        hits = _by_relevance(app, task, file_paths, hits, verdicts)
     timings["judge"] = elapsed_ms(judge_start)
     used: list[BriefItem] = []
     for hit in hits:
@@ -225,6 +163,31 @@ def _judge(
                 verdict = Applicability(applies=verdict.applies, reason=f"heuristic: {verdict.reason}")
             verdicts[record.id] = verdict
     return mode, degraded, usage
+
+
+def _by_relevance(app: App, task: str, file_paths: Sequence[str], hits: list[RecallHit],
+                  verdicts: dict[str, Applicability]) -> list[RecallHit]:  # fmt: skip
+    """Re-decide the judged hits by the app's calibrated relevance (most probable first); the
+    rule's or heuristic's reason stays as the explanation. Without the model, nothing changes."""
+    judged = [h for h in hits if h.record.id in verdicts]
+    try:
+        name, sha256 = app.relevance or ("", "")
+        model = relevance_model(name, sha256)
+        rows = feature_rows(task, file_paths, [h.record for h in judged], app, judge_embedder())
+    except ModelUnavailable as exc:
+        log.warning("relevance model unavailable, using the rule and heuristic verdicts: %s", exc)
+        return hits
+    probabilities = model.probabilities(rows)
+    chosen = model.chosen(probabilities)
+    for i, hit in enumerate(judged):
+        p, why = float(probabilities[i]), verdicts[hit.record.id].reason
+        if i in chosen:
+            verdicts[hit.record.id] = Applicability(applies=True, reason=f"{why} (relevance {p:.2f})")
+        else:
+            bar = max(model.threshold, float(probabilities.max()) - model.margin)
+            verdicts[hit.record.id] = Applicability(applies=False, reason=f"relevance {p:.2f} below {bar:.2f}: {why}")
+    order = {judged[i].record.id: rank for rank, i in enumerate(chosen)}
+    return sorted(hits, key=lambda h: order.get(h.record.id, len(order)))
 
 
 def elapsed_ms(start: float) -> float:

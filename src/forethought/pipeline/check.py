@@ -30,7 +30,8 @@ from forethought.errors import BackendError, InvalidInput
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
-from forethought.pipeline.brief import elapsed_ms, heuristic_applicability, query_for
+from forethought.pipeline.applies import heuristic_applicability
+from forethought.pipeline.brief import elapsed_ms, query_for
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
 from forethought.text.sentences import sentences

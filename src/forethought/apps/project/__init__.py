@@ -41,6 +41,10 @@ class ProjectApp(App):
     subject_type = "project"
     kinds: ClassVar[Mapping[str, KindSpec]] = KINDS
     personal_data = "redact"
+    relevance: ClassVar[tuple[str, str] | None] = (
+        "project",
+        "3f05b8024231cfe70e8e6d183666e7988f0765c5fefde4008f210dadd17092b2",
+    )
     extraction_guidance = _GUIDANCE
     persona = (
         "You are a coding agent working in this project's codebase. Follow the project's recorded decisions, "
