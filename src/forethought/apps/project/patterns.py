@@ -21,7 +21,9 @@ Derivation rules, in order:
    exception ("without a timeout", "unless ...") derives nothing: the regex cannot see the exception.
 5. **Required headers.** A positive rule (must/always/every/all, not negated) that sends, includes,
    sets or carries a header by name (`X-...`, Authorization, Idempotency-Key) requires the name.
-6. **Required calls.** A positive rule that names a call written with parentheses
+6. **Banned names** (`banned.py`): names a negating clause of the rule names ("zap, logrus and
+   zerolog are not allowed", "click is no longer used", "never use select *").
+7. **Required calls.** A positive rule that names a call written with parentheses
    (`requireRole('admin')`) and says to go through / call / wrap in / use it requires `name(`.
 
 Every pattern escapes the names it embeds, uses only bounded repetition on character classes
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from forethought.apps.project.banned import banned_patterns
 from forethought.domain.candidates import CheckPatterns
 from forethought.text.words import vocabulary
 
@@ -175,7 +178,7 @@ def _required(rule: str) -> list[str]:
 
 def derive_patterns(rule: str) -> CheckPatterns | None:
     """Forbid/require regexes for a rule, or None when it names nothing concrete enough to check."""
-    forbid = tuple(dict.fromkeys(_forbidden(rule)))
+    forbid = tuple(dict.fromkeys(_forbidden(rule) or banned_patterns(rule)))
     require = tuple(dict.fromkeys(_required(rule)))
     if not forbid and not require:
         return None

@@ -1,0 +1,125 @@
+"""Names a rule bans, read off its own wording, and the patterns that find them in a draft.
+
+A rule is cut into clauses (at `;`, `.`, dashes, brackets, "but"); in a clause that negates ("not",
+"never", "no longer", "banned", "removed", "instead of", ...) without an exception ("without",
+"unless", "except": a regex cannot see those), these are banned:
+- the names of the list a negation is said of ("zap, logrus and zerolog are not allowed",
+  "redigo must not be added", "click is no longer used directly"), plain words included;
+- in a clause that says something is out ("banned", "removed", "deprecated", "not allowed", "no
+  longer used"), its code-shaped names (backticked, dotted, camelCase, snake_case, packages and
+  paths with `/`, `-`, `@`, `.module.css`) and capitalised product names (`Redux`, `Luxon`);
+- a code-shaped or capitalised name after "no" ("no Redux");
+- `select *` when the clause says it.
+A verb with an object ("never send the X-Debug header to production", "import icons from A, not
+B") is a scoped rule, not a ban on the name: the phrase rules in `patterns.py` handle those, and
+this module adds nothing when they already derived a pattern.
+A name the rule also uses in a clause that does not negate is never banned ("log/slog only; zap
+... not allowed" bans zap, not slog). Code-shaped names are found as tokens anywhere in the
+draft; plain and capitalised words only on import lines (`import`, `from`, `require`, `#include`,
+`use`, a Go import-block line), where an everyday word is almost never an accident. Every
+pattern escapes the name and uses bounded repetition only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from forethought.apps.project.areas import code_identifiers
+
+__all__ = ["banned_patterns"]
+
+_CLAUSE = re.compile(r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)")
+_NEGATES = re.compile(
+    r"\b(?:not|never|no\s+longer|no\s+new|banned|forbidden|removed|dropped|deprecated|instead\s+of|rather\s+than|"
+    r"avoid|don'?t|mustn'?t|isn'?t|aren'?t|gone)\b",
+    re.I,
+)
+_EXCEPTION = re.compile(r"\b(?:without|unless|except|other\s+than)\b", re.I)
+_ITEM = r"`?@?[\w][\w@./+-]*`?"
+_SUBJECT = re.compile(
+    rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+"
+    r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?"
+    r"(?:not|no\s+longer|never|banned|forbidden|removed|dropped|deprecated|gone)\b",
+    re.I,
+)
+_PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
+_CAPITALISED = re.compile(r"(?<![\w./-])([A-Z][a-z]+(?:[A-Z][a-z]+)*)(?![\w./-])")
+_SELECT_STAR = re.compile(r"\bselect\s*\*", re.I)
+# A clause that says a named thing is out (not a verb with an object: "never send X to prod" is a
+# scoped rule, not a ban on X).
+_BAN_PHRASE = re.compile(
+    r"\b(?:banned|forbidden|removed|dropped|deprecated|gone|not\s+(?:allowed|used|added|permitted|an\s+option)|"
+    r"no\s+longer\s+(?:used|allowed|permitted|needed|supported))\b",
+    re.I,
+)
+_NO_NAME = re.compile(r"\bno\s+(@?[\w][\w@./+-]*)", re.I)
+_CAPS_WORDS = (
+    "The A An No Never Not Only All Every Each Any We Our It This That These Those Use Uses Do Don Don't "
+    "Always Also And Or But If When Then Still New Old"
+)
+_ENGLISH_CAPS = frozenset(_CAPS_WORDS.split())
+_SUFFIX = re.compile(r"-(?:py|js|go|rs|python)$", re.I)
+
+
+def _clauses(rule: str) -> list[str]:
+    return [c.strip(" ,") for c in _CLAUSE.split(rule) if c and c.strip(" ,")]
+
+
+def _code_names(clause: str) -> set[str]:
+    code = {n.strip("`()") for n in code_identifiers(clause)}
+    code |= {w for w in re.findall(r"[\w@./+-]+", clause) if _PACKAGE_LIKE.match(w)}
+    code |= {w for w in _CAPITALISED.findall(clause)[1:] if w not in _ENGLISH_CAPS}  # not the clause's first word
+    code = {c.rstrip(".") for c in code if len(c) >= 2 and not c[0].isdigit()}
+    return {c for c in code if not any(c != other and c in other for other in code)}  # the whole path, not its host
+
+
+def _banned_in(clause: str) -> tuple[set[str], set[str]]:
+    """(code-shaped or capitalised names, plain words) a negating clause bans."""
+    code, plain = set(), set()
+    subject = _SUBJECT.search(clause)
+    if subject:
+        items = {w.strip("`") for w in re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+", subject.group("list"))}
+        named = _code_names(subject.group("list"))
+        code |= named
+        plain |= {w for w in items - named if len(w) >= 3 and not w[0].isdigit() and w.lower() != "the"}
+    if _BAN_PHRASE.search(clause):
+        code |= _code_names(clause)
+    code |= {m.group(1) for m in _NO_NAME.finditer(clause) if m.group(1) in _code_names(clause)}
+    return code, plain - code
+
+
+def _token(name: str) -> str:
+    return r"(?<![\w.@/-])" + re.escape(name) + r"(?![\w-])"
+
+
+def _on_import_line(word: str) -> str:
+    w = re.escape(word)
+    return (
+        r"(?im:^[ \t]*(?:import|from|require|#include|using|use)\b[^\n]{0,200}?(?<![\w])" + w + r"(?![\w])"
+        r"|^[ \t]*\"[^\"\n]{0,200}?(?<![\w])" + w + r"(?![\w])[^\"\n]{0,100}\"[ \t]*$)"
+    )
+
+
+def banned_patterns(rule: str) -> list[str]:
+    """Forbid patterns for the names `rule` bans (see the module doc); [] when it bans none."""
+    allowed: set[str] = set()
+    banned_code: set[str] = set()
+    banned_words: set[str] = set()
+    star = False
+    for clause in _clauses(rule):
+        if _NEGATES.search(clause) and not _EXCEPTION.search(clause):
+            code, plain = _banned_in(clause)
+            banned_code |= code
+            banned_words |= plain
+            star = star or bool(_SELECT_STAR.search(clause))
+        else:
+            allowed |= _code_names(clause) | {w.lower() for w in re.findall(r"[\w@./+-]+", clause)}
+    allowed_lower = {a.lower() for a in allowed}
+    out: list[str] = []
+    for name in sorted(n for n in banned_code if n.lower() not in allowed_lower):
+        stem = _SUFFIX.sub("", name)
+        out.append(_token(name) if stem == name or "/" in name else _on_import_line(stem))
+    out += [_on_import_line(w) for w in sorted(banned_words - banned_code) if w.lower() not in allowed_lower]
+    if star:
+        out.append(r"(?i:\bselect[ \t]+(?:distinct[ \t]+)?(?:\w{1,40}\.)?\*)")
+    return out

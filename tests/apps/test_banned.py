@@ -1,0 +1,70 @@
+"""Names a project rule bans, read off its wording, and where they are found in a draft.
+Rules and drafts are written for these tests (an invented freight app and a clinic portal)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from forethought.apps.project.banned import banned_patterns
+
+
+def hits(rule: str, draft: str) -> list[str]:
+    patterns = [re.compile(p, re.M) for p in banned_patterns(rule)]
+    return [line for line in draft.splitlines() if any(p.search(line) for p in patterns)]
+
+
+@pytest.mark.parametrize(
+    ("rule", "bad", "good"),
+    [
+        (
+            "Logging goes through log/slog only; zap, logrus and zerolog are not allowed and no other logger.",
+            'import (\n\t"log/slog"\n\t"go.uber.org/zap"\n)',
+            'import (\n\t"log/slog"\n)\nfunc zapTheCache() {}',
+        ),
+        (
+            "Forms use react-hook-form; Formik is no longer used (it was removed in March).",
+            "import { Formik } from 'formik';",
+            "import { useForm } from 'react-hook-form';\n// Formik-style validation is fine to mention",
+        ),
+        (
+            "CLI tools use typer; argparse must not be added to new tools.",
+            "import argparse",
+            "import typer\nparser_args = typer.Argument()",
+        ),
+        (
+            "Reports list their columns explicitly and never use select *.",
+            "select c.*, o.total from customers c",
+            "select c.id, c.name from customers c  -- count(*) is fine",
+        ),
+        (
+            "The HTTP client is httpx; requests-toolbelt and urllib3 are banned.",
+            "from urllib3 import PoolManager",
+            "import httpx\nretries = 3  # urllib3 style retries are done by httpx",
+        ),
+    ],
+)
+def test_a_banned_name_is_found_on_its_line_and_an_allowed_one_is_not(rule: str, bad: str, good: str) -> None:
+    found = hits(rule, bad)
+    assert found and all(line in bad.splitlines() for line in found)
+    assert hits(rule, good) == []
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never call requests.get without a timeout.",  # an exception the regex cannot see
+        "Never use floats for money.",  # an everyday word, not a name
+        "All services use Postgres 16 and pgx.",  # nothing negated
+        "Keep handlers small.",
+    ],
+)
+def test_rules_that_ban_no_name_derive_nothing(rule: str) -> None:
+    assert banned_patterns(rule) == []
+
+
+def test_a_name_the_rule_also_allows_is_never_banned() -> None:
+    rule = "Dates use date-fns; date-fns-tz stays, but moment-timezone is not used."
+    assert hits(rule, "import { format } from 'date-fns';\nimport { zonedTimeToUtc } from 'date-fns-tz';") == []
+    assert hits(rule, "import moment from 'moment-timezone';")
