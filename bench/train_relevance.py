@@ -20,6 +20,7 @@ import hashlib
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,37 @@ def collect(folder: Path) -> list[TaskRows]:
     return out
 
 
+def collect_pairs(path: Path) -> list[TaskRows]:
+    """Rows from written (task, rule, must|not) pairs: each project's rules stored as records, each
+    task recalled as the brief recalls it; recalled rules the pairs do not label are left out."""
+    from forethought.apps.project.areas import infer_area
+
+    pairs = read_jsonl(path)
+    out: list[TaskRows] = []
+    embedder = judge_embedder()
+    with tempfile.TemporaryDirectory() as tmp, Forethought.open(Path(tmp) / "p.db", embedder="minilm") as memory:
+        ids: dict[tuple[str, str], str] = {}
+        for pair in pairs:
+            key = (pair["project"], pair["rule"])
+            if key not in ids:
+                area = infer_area(pair["rule"])
+                scope = memory.scope("project", pair["project"])
+                ids[key] = memory.retain(scope, pair["rule"], kind="decision", tags=[f"area:{area}"],
+                                         attributes={"what": pair["rule"], "area": area}).record.id  # fmt: skip
+        tasks: dict[tuple[str, str], dict[str, Any]] = {}
+        for pair in pairs:
+            task = tasks.setdefault((pair["project"], pair["task"]), {"paths": pair.get("file_paths") or [], "y": {}})
+            task["y"][ids[(pair["project"], pair["rule"])]] = 1 if pair["label"] == "must" else 0
+        for (project, text), task in tasks.items():
+            scope = memory.scope("project", project)
+            records = [h.record for h in memory.recall(scope, query_for(text), k=20).hits if h.record.is_current]
+            x = feature_rows(text, task["paths"], records, scope.app, embedder)
+            y = np.array([task["y"].get(r.id, -1) for r in records])
+            must = sum(1 for v in task["y"].values() if v == 1)
+            out.append(TaskRows(f"pairs:{project}", x, y, must))
+    return out
+
+
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.01, steps: int = 3000, lr: float = 0.5) -> tuple[np.ndarray, float]:
     w, b = np.zeros(x.shape[1]), 0.0
     pos = max(1.0, float(y.sum()))
@@ -87,13 +119,15 @@ def briefs(tasks: list[TaskRows], w: np.ndarray, b: float, threshold: float, mar
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", type=Path, nargs="+", default=[ROOT / "tuning" / "project-v1"])
+    parser.add_argument("--pairs", type=Path, nargs="*", default=[], help="written task-rule pairs to fit on too")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     tasks = [t for folder in args.sets for t in collect(folder)]
+    extra = [t for path in args.pairs for t in collect_pairs(path)]
     projects = sorted({t.project for t in tasks})
     models = {}
     for project in projects:
-        train = [t for t in tasks if t.project != project]
+        train = [t for t in tasks if t.project != project] + extra
         models[project] = fit(np.vstack([t.x[t.y >= 0] for t in train]),
                               np.concatenate([t.y[t.y >= 0] for t in train]).astype(float))  # fmt: skip
     print("threshold, margin | held-out precision | recall | forbidden-task rate | items")
@@ -110,8 +144,8 @@ def main() -> None:
                   f"{row['forbidden']:.3f} | {row['items']:.2f}")  # fmt: skip
             if row["recall"] - row["forbidden"] > best:  # what a person gains minus what misleads
                 best, chosen = row["recall"] - row["forbidden"], (threshold, margin)
-    x = np.vstack([t.x[t.y >= 0] for t in tasks])
-    y = np.concatenate([t.y[t.y >= 0] for t in tasks]).astype(float)
+    x = np.vstack([t.x[t.y >= 0] for t in tasks + extra])
+    y = np.concatenate([t.y[t.y >= 0] for t in tasks + extra]).astype(float)
     w, b = fit(x, y)
     print(f"threshold, margin {chosen}; all tasks (in-sample): {briefs(tasks, w, b, *chosen)}")
     print("weights:", dict(zip(FEATURES, np.round(w, 3).tolist(), strict=True)), "bias", round(b, 3))
