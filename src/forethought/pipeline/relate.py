@@ -14,10 +14,15 @@ Rules, in order (deterministic):
    yes/no attribute flips (the same skill, once had and once not).
 3. duplicate — the same statement after normalisation, or word overlap ≥ 0.85, or embedding
    similarity ≥ 0.95.
-4. conflicts — a close record (overlap ≥ 0.5 or similarity ≥ 0.8) where one says "not/never/no"
+4. supersedes — the candidate amends a related record said earlier: it says so ("instead", "no
+   longer", "from now on", "now", "switched to", "replaces", ...) or changes a value (a number
+   or version differs) while naming the same thing (a shared identifier with some common words,
+   or word overlap ≥ 0.4, or similarity ≥ 0.7). Records of any kind are compared here: a later
+   session may file the amended rule under another kind. Approving it retires the old record.
+5. conflicts — a close record (overlap ≥ 0.5 or similarity ≥ 0.8) where one says "not/never/no"
    and the other does not.
-5. refines — a close record whose words the candidate contains (≥ 80 %) while adding more.
-6. otherwise new.
+6. refines — a close record whose words the candidate contains (≥ 80 %) while adding more.
+7. otherwise new.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from forethought.domain import Record, Relation, RelationLabel, Status
 from forethought.domain.candidates import Candidate
 from forethought.memory import Memory, Scope
 from forethought.recall.results import RecallHit
+from forethought.text.identifiers import strong_terms
 
 __all__ = ["relate"]
 
@@ -41,7 +47,16 @@ CLOSE_OVERLAP = 0.5
 CLOSE_SIMILARITY = 0.8
 REFINES_CONTAINED = 0.8
 
+AMEND_OVERLAP = 0.4
+AMEND_SIMILARITY = 0.7
+
 _WORD = re.compile(r"[^\W_]+")
+_AMENDS = re.compile(
+    r"\b(?:instead|no\s+longer|not\s+any\s?more|anymore|from\s+now\s+on|going\s+forward|now|changed?|"
+    r"switch(?:ed|ing)?\s+to|mov(?:e|ed|ing)\s+to|replac(?:e|es|ed|ing)|supersed\w*|as\s+of)\b",
+    re.I,
+)
+_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
 _NEGATION = re.compile(r"\b(not|never|no|don't|doesn't|didn't|isn't|aren't|won't|can't|cannot|without)\b", re.I)
 
 
@@ -122,7 +137,32 @@ def _bool_conflict(candidate: Candidate, record: Record) -> bool:
     return bool(flips) and bool(about) and agree
 
 
-def _classify(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation:
+def _amends(candidate: Candidate, hit: RecallHit) -> bool:
+    """The candidate says it changes a related, older record, or gives a named thing a new value."""
+    record = hit.record
+    mine, theirs = _words(candidate.statement), _words(record.statement)
+    overlap, similarity = _overlap(mine, theirs), _similarity(hit)
+    shared_names = strong_terms(candidate.statement) & strong_terms(record.statement)
+    related = overlap >= AMEND_OVERLAP or similarity >= AMEND_SIMILARITY or (bool(shared_names) and overlap >= 0.15)
+    if not related or _norm(record.statement) == _norm(candidate.statement):
+        return False
+    numbers_mine, numbers_theirs = set(_NUMBER.findall(candidate.statement)), set(_NUMBER.findall(record.statement))
+    new_value = bool(numbers_mine) and bool(numbers_theirs) and numbers_mine != numbers_theirs
+    return bool(_AMENDS.search(candidate.statement)) or new_value
+
+
+def _supersedes(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation | None:
+    for hit in hits:
+        if hit.record.status is Status.ACTIVE and _amends(candidate, hit):
+            return Relation(
+                label=RelationLabel.SUPERSEDES,
+                target_id=hit.record.id,
+                reason=f"amends {hit.record.handle}: a later statement changes what it says",
+            )
+    return None
+
+
+def _classify(candidate: Candidate, hits: Sequence[RecallHit], wider: Sequence[RecallHit] = ()) -> Relation:
     mine = _words(candidate.statement)
     for hit in hits:
         if _bool_conflict(candidate, hit.record):
@@ -144,6 +184,8 @@ def _classify(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation:
                 target_id=record.id,
                 reason=f"same fact as {record.handle} (word overlap {overlap:.2f})",
             )
+    if (amended := _supersedes(candidate, [*hits, *wider])) is not None:
+        return amended
     for hit in hits:
         record = hit.record
         theirs = _words(record.statement)
@@ -180,14 +222,21 @@ def relate(memory: Memory, scope: Scope, candidates: Sequence[Candidate]) -> lis
             if holds(candidate.kind)
             else []
         )
-        if not hits:
-            relations.append(Relation(label=RelationLabel.NEW))
-            continue
         spec = app.kinds.get(candidate.kind)
         identity = spec.identity if spec else ()
         if identity and all(candidate.attributes.get(name) not in (None, "") for name in identity):
             # Identified things are the same only when their identity matches; anything else is new.
-            relations.append(_by_identity(candidate, identity, hits) or Relation(label=RelationLabel.NEW))
-        else:
-            relations.append(_classify(candidate, hits))
+            found = _by_identity(candidate, identity, hits) if hits else None
+            relations.append(found or Relation(label=RelationLabel.NEW))
+            continue
+        # A statement that says it amends something is compared with current records of every kind.
+        wider = (
+            [h for h in memory.recall(scope, candidate.statement, k=TOP).hits if h.record.kind != candidate.kind]
+            if _AMENDS.search(candidate.statement)
+            else []
+        )
+        if not hits and not wider:
+            relations.append(Relation(label=RelationLabel.NEW))
+            continue
+        relations.append(_classify(candidate, hits, wider))
     return relations
