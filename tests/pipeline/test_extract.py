@@ -104,3 +104,59 @@ def test_one_malformed_item_costs_only_itself_and_is_reported() -> None:
     result = extract_candidates(SESSION, app, model)
     assert [c.kind for c in result.candidates] == ["application"]
     assert result.degraded is not None and result.degraded.startswith("1 of 2 proposed items left out: quote")
+
+
+def _long_session(turns: int = 40, words: int = 120) -> Session:
+    text = " ".join(["filler"] * words)
+    return Session(
+        id="long", space_id="space", title="t", created_at=utcnow(),
+        turns=tuple(Turn(index=i, role=Role.USER if i % 2 == 0 else Role.AGENT, text=f"turn {i}: {text}")
+                    for i in range(turns)),
+    )  # fmt: skip
+
+
+def test_a_long_session_is_read_whole_in_overlapping_windows() -> None:
+    from forethought.prompts.extraction import WINDOW_CHARS, windows
+
+    session = _long_session()
+    parts = windows(session)
+    assert len(parts) > 1 and all(sum(len(t.text) for t in p.turns) <= WINDOW_CHARS for p in parts)
+    seen = sorted({t.index for p in parts for t in p.turns})
+    assert seen == list(range(40))  # no turn is dropped, unlike truncating to the newest text
+    assert all(parts[i].turns[-2:] == parts[i + 1].turns[:2] for i in range(len(parts) - 1))
+    model = FakeChatModel(default=json.dumps({"candidates": []}))
+    extract_candidates(session, registry().app("project"), model)
+    assert len(model.calls) == len(parts)
+    assert "[0] user: turn 0" in model.calls[0].messages[1].content
+    assert "[39] agent: turn 39" in model.calls[-1].messages[1].content
+
+
+def test_a_failed_window_degrades_only_itself() -> None:
+    from forethought.llm.base import ProviderTimeout
+    from forethought.prompts.extraction import windows
+
+    session = _long_session()
+    n = len(windows(session))
+    model = FakeChatModel([ProviderTimeout("slow"), *[json.dumps({"candidates": []})] * (n - 1)])
+    result = extract_candidates(session, registry().app("project"), model)
+    assert result.mode == "llm:fake" and result.degraded is not None
+    assert "failed" in result.degraded and "for turns 0-" in result.degraded
+
+
+def test_items_the_model_marks_planned_or_proposed_are_rejected_with_their_modality() -> None:
+    app = registry().app("project")
+    turns = (Turn(index=0, role=Role.USER, text="We'll move to NATS next quarter. We never log tokens."),)
+    session = Session(id="s", space_id="space", title="t", created_at=utcnow(), turns=turns)
+    answer = {"candidates": [
+        {"kind": "decision", "statement": "Move to NATS.", "attributes": {"what": "move to NATS"},
+         "quote": "We'll move to NATS next quarter.", "turn": 0, "modality": "planned"},
+        {"kind": "constraint", "statement": "Never log tokens.", "attributes": {"rule": "never log tokens"},
+         "quote": "We never log tokens.", "turn": 0, "modality": "decided"},
+    ]}  # fmt: skip
+    result = extract_candidates(session, app, FakeChatModel([json.dumps(answer)]))
+    assert [(c.kind, c.modality.value) for c in result.candidates] == [("constraint", "decided")]
+    assert [(r.rule, r.candidate.statement) for r in result.rejected] == [("modality", "Move to NATS.")]
+    from forethought.prompts.extraction import MODALITIES, wire_schema
+
+    item = wire_schema(app.kinds)["$defs"]["ExtractedItem"]
+    assert item["properties"]["modality"]["enum"] == list(MODALITIES)

@@ -1,7 +1,9 @@
 """Extraction: a session in, typed candidates with verbatim evidence out (LLM or heuristic).
 
-With a model, the generic LLM extractor reads the app's kinds; if the provider fails or never
-produces a valid answer, the stage degrades to the app's heuristic extractor and says so.
+With a model, the generic LLM extractor reads the app's kinds, one window of the session at a
+time (long sessions are read whole, not truncated); a window whose call fails or never produces a
+valid answer degrades to the app's heuristic extractor over its turns, and the stage says so.
+Items the model marks planned or proposed are rejected with that reason (a plan is not a fact).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from forethought.apps.base import App
-from forethought.domain import Evidence, Role, Session
+from forethought.domain import Evidence, Modality, Role, Session
 from forethought.domain.candidates import Candidate, Rejection
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
@@ -35,23 +37,57 @@ class Extraction:
 
 
 def extract_candidates(session: Session, app: App, model: ChatModel | None = None) -> Extraction:
+    """Candidates from a session: the app's heuristic extractor, or with a model the LLM over
+    windows of the session (`prompts.extraction.windows`), each window that fails degrading to
+    the heuristic extractor over its own turns."""
     if model is None:
         return Extraction(candidates=app.extract(session))
-    try:
-        answer = complete_structured(
-            model,
-            extraction.build(session, app.kinds, app.extraction_guidance),
-            extraction.ProposedItems,
-            name="extraction",
-            max_tokens=2048,
-            wire_schema=extraction.wire_schema(app.kinds),
-        )
-    except ProviderError as exc:
-        log.warning("LLM extraction failed (%s); using the heuristic extractor", exc.code)
-        return Extraction(
-            candidates=app.extract(session),
-            degraded=f"LLM extraction failed ({exc.code}); heuristic extractor used",
-        )
+    parts = extraction.windows(session)
+    candidates: list[Candidate] = []
+    rejected: list[Rejection] = []
+    notes: list[str] = []
+    usage = Usage()
+    seen: set[tuple[str, str]] = set()
+    failed = 0
+    for part in parts:
+        try:
+            found, refused, note, used = _from_model(part, app, model)
+        except ProviderError as exc:
+            log.warning("LLM extraction failed (%s); using the heuristic extractor", exc.code)
+            failed += 1
+            found, refused, note, used = app.extract(part), [], None, Usage()
+            notes.append(f"LLM extraction failed ({exc.code}); heuristic extractor used" + _which(part, parts))
+        usage = usage + used
+        rejected += refused
+        if note:
+            notes.append(note)
+        for candidate in found:
+            key = (candidate.kind, " ".join(candidate.statement.casefold().split()))
+            if key not in seen:  # a window's overlap repeats what the previous one saw
+                seen.add(key)
+                candidates.append(candidate)
+    mode = "heuristic" if failed == len(parts) else f"llm:{model.name}"
+    return Extraction(candidates=candidates, rejected=rejected, mode=mode, usage=usage,
+                      degraded="; ".join(notes) or None)  # fmt: skip
+
+
+def _which(part: Session, parts: list[Session]) -> str:
+    if len(parts) == 1:
+        return ""
+    return f" for turns {part.turns[0].index}-{part.turns[-1].index}"
+
+
+def _from_model(
+    session: Session, app: App, model: ChatModel
+) -> tuple[list[Candidate], list[Rejection], str | None, Usage]:
+    answer = complete_structured(
+        model,
+        extraction.build(session, app.kinds, app.extraction_guidance),
+        extraction.ProposedItems,
+        name="extraction",
+        max_tokens=2048,
+        wire_schema=extraction.wire_schema(app.kinds),
+    )
     roles = {turn.index: turn.role for turn in session.turns}
     candidates: list[Candidate] = []
     rejected: list[Rejection] = []
@@ -66,8 +102,13 @@ def extract_candidates(session: Session, app: App, model: ChatModel | None = Non
             ],
             confidence=item.confidence,
             asserted_by=Role(item.asserted_by),
+            modality=Modality(item.modality),
             extractor=f"llm:{model.name}",
         )
+        if candidate.modality in (Modality.PLANNED, Modality.PROPOSED):
+            why = f"{item.modality}: a plan or an unaccepted proposal is not memory"
+            rejected.append(Rejection(candidate=candidate, rule="modality", reason=why))
+            continue
         spec = app.kinds.get(item.kind)
         if spec is not None:
             try:
@@ -85,14 +126,8 @@ def extract_candidates(session: Session, app: App, model: ChatModel | None = Non
                 continue
             candidate = candidate.model_copy(update={"attributes": typed.model_dump(mode="json")})
         candidates.append(candidate)
-    degraded = f"{len(invalid)} of {len(invalid) + len(items)} proposed items left out: {'; '.join(invalid[:3])}"
-    return Extraction(
-        candidates=candidates,
-        rejected=rejected,
-        mode=f"llm:{model.name}",
-        usage=answer.usage,
-        degraded=degraded if invalid else None,
-    )
+    note = f"{len(invalid)} of {len(invalid) + len(items)} proposed items left out: {'; '.join(invalid[:3])}"
+    return candidates, rejected, note if invalid else None, answer.usage
 
 
 def _items(proposed: list[dict[str, Any]]) -> tuple[list[extraction.ExtractedItem], list[str]]:
