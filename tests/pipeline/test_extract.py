@@ -160,3 +160,17 @@ def test_items_the_model_marks_planned_or_proposed_are_rejected_with_their_modal
 
     item = wire_schema(app.kinds)["$defs"]["ExtractedItem"]
     assert item["properties"]["modality"]["enum"] == list(MODALITIES)
+
+
+def test_attributes_that_do_not_fit_are_filled_by_the_apps_slot_filler() -> None:
+    app = registry().app("project")
+    turns = (Turn(index=0, role=Role.USER, text="We pin numpy to 1.26 everywhere; 2.x is not allowed."),)
+    session = Session(id="s", space_id="space", title="t", created_at=utcnow(), turns=turns)
+    answer = {"candidates": [
+        {"kind": "dependency_policy", "statement": "Pin numpy to 1.26.", "attributes": {"library": "numpy"},
+         "quote": "We pin numpy to 1.26 everywhere; 2.x is not allowed.", "turn": 0},
+    ]}  # fmt: skip
+    result = extract_candidates(session, app, FakeChatModel([json.dumps(answer)]))
+    [candidate] = result.candidates
+    assert candidate.attributes["package"] == "numpy" and candidate.attributes["rule"].startswith("We pin numpy")
+    assert result.rejected == []

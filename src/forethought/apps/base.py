@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -124,6 +124,11 @@ class App(ABC):
         """The review policy for a candidate; the default is its kind's."""
         spec = self.kinds.get(candidate.kind)
         return spec.review if spec else Review.HUMAN
+
+    def slots(self, kind: str, text: str) -> dict[str, Any] | None:
+        """The kind's attributes filled from `text` by the app's own rules, for a model's answer
+        whose attributes do not fit the kind; None when the app has no slot filler."""
+        return None
 
     def applicability(self, task: str, record: Record) -> Applicability | None:
         """Rule-based applicability of a record to a task; None leaves it to the generic judge."""

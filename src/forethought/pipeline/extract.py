@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from forethought.apps.base import App
 from forethought.domain import Evidence, Modality, Role, Session
@@ -112,7 +112,7 @@ def _from_model(
         spec = app.kinds.get(item.kind)
         if spec is not None:
             try:
-                typed = spec.attributes.model_validate(item.attributes)
+                typed = _typed(app, spec.attributes, item)
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ()))
@@ -128,6 +128,22 @@ def _from_model(
         candidates.append(candidate)
     note = f"{len(invalid)} of {len(invalid) + len(items)} proposed items left out: {'; '.join(invalid[:3])}"
     return candidates, rejected, note if invalid else None, answer.usage
+
+
+def _typed(app: App, model: type[BaseModel], item: extraction.ExtractedItem) -> BaseModel:
+    """The item's attributes as the kind's model; when they do not fit, the app's slot filler
+    fills them from the quote, keeping the fields the model did give right."""
+    try:
+        return model.model_validate(item.attributes)
+    except ValidationError:
+        filled = app.slots(item.kind, item.quote or item.statement)
+        if filled is None:
+            raise
+        given = {k: v for k, v in item.attributes.items() if k in model.model_fields}
+        try:
+            return model.model_validate({**filled, **given})
+        except ValidationError:
+            return model.model_validate(filled)
 
 
 def _items(proposed: list[dict[str, Any]]) -> tuple[list[extraction.ExtractedItem], list[str]]:

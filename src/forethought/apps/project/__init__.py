@@ -9,14 +9,16 @@ catch a draft that repeats a failed approach or a rejected alternative.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from forethought.apps.base import App, Applicability, KindSpec, PolicyFinding, Review
 from forethought.apps.demo import Demo
+from forethought.apps.project.areas import vote
 from forethought.apps.project.demo import DEMO
 from forethought.apps.project.extract import extract
 from forethought.apps.project.kinds import KINDS
 from forethought.apps.project.policy import applicability, policy_findings
+from forethought.apps.project.slots import attributes
 from forethought.domain import Record, Role, Session
 from forethought.domain.candidates import Candidate
 
@@ -53,6 +55,11 @@ class ProjectApp(App):
 
     def extract(self, session: Session) -> list[Candidate]:
         return extract(session)
+
+    def slots(self, kind: str, text: str) -> dict[str, Any] | None:
+        if kind not in KINDS:
+            return None
+        return {**attributes(kind, text), "area": vote(text).best()}
 
     def demo(self) -> Demo:
         return DEMO
