@@ -31,9 +31,9 @@ def test_altered_weights_are_refused(tmp_path: Path) -> None:
     data = bytearray(WEIGHTS.read_bytes())
     data[-1] ^= 0xFF
     altered.write_bytes(bytes(data))
-    with pytest.raises(ModelUnavailable, match="hash check"):
+    with pytest.raises(ModelUnavailable, match="fails its hash check"):
         SentenceJudge(path=altered, sha256=WEIGHTS_SHA256).judge([("x", Role.USER)])
-    with pytest.raises(ModelUnavailable, match="cannot be read"):
+    with pytest.raises(ModelUnavailable, match="does not exist"):
         SentenceJudge(path=tmp_path / "missing.npz").judge([("x", Role.USER)])
 
 

@@ -12,7 +12,8 @@ import pytest
 from forethought import Forethought
 from forethought.apps.project import ProjectApp
 from forethought.errors import ModelUnavailable
-from forethought.pipeline.relevance import FEATURES, WEIGHTS, RelevanceModel, relevance_model
+from forethought.judge.model import WEIGHTS_DIR
+from forethought.pipeline.relevance import FEATURES, RelevanceModel, relevance_model
 
 NAME, SHA = ProjectApp.relevance or ("", "")
 RULES = [
@@ -26,10 +27,10 @@ RULES = [
 def test_the_shipped_model_matches_its_pin_and_an_altered_file_is_refused(tmp_path: Path) -> None:
     model = relevance_model(NAME, SHA)
     assert model.features == FEATURES and 0.0 < model.threshold < 1.0
-    (tmp_path / f"relevance-{NAME}.json").write_text((WEIGHTS / f"relevance-{NAME}.json").read_text() + " ")
-    with pytest.raises(ModelUnavailable, match="hash check"):
+    (tmp_path / f"relevance-{NAME}.json").write_text((WEIGHTS_DIR / f"relevance-{NAME}.json").read_text() + " ")
+    with pytest.raises(ModelUnavailable, match="fails its hash check"):
         relevance_model(NAME, SHA, folder=tmp_path)
-    with pytest.raises(ModelUnavailable, match="cannot be read"):
+    with pytest.raises(ModelUnavailable, match="does not exist"):
         relevance_model("nothing", SHA)
 
 

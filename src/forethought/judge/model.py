@@ -1,14 +1,13 @@
 """The shipped sentence judge: pinned weights over the shipped MiniLM embeddings.
 
 The weights file lives in the package and is used only if its bytes hash to `WEIGHTS_SHA256`
-(retraining prints the new hash; see `judge/train.py`). Loading is lazy and happens once per
-process (`shared_judge`); a missing or altered file raises ModelUnavailable, and callers fall back
-to their deterministic rules.
+(checked by the embedder's own `verify`; retraining prints the new hash, see `judge/train.py`).
+Loading is lazy and happens once per process (`shared_judge`); a missing or altered file raises
+ModelUnavailable, and callers fall back to their deterministic rules.
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,15 +17,17 @@ import numpy as np
 
 from forethought.domain import Role
 from forethought.embed.base import Embedder
-from forethought.embed.onnx_minilm import MiniLMEmbedder
+from forethought.embed.onnx_minilm import MiniLMEmbedder, PinnedFile, verify
 from forethought.errors import ModelUnavailable
 from forethought.judge.acts import Act
 from forethought.judge.features import features
 from forethought.judge.network import Weights, forward, softmax
 
-__all__ = ["WEIGHTS", "WEIGHTS_SHA256", "Judgement", "SentenceJudge", "shared_judge"]
+__all__ = ["REINSTALL", "WEIGHTS", "WEIGHTS_DIR", "WEIGHTS_SHA256", "Judgement", "SentenceJudge", "shared_judge"]
 
-WEIGHTS = Path(__file__).with_name("weights") / "judge.npz"
+WEIGHTS_DIR = Path(__file__).with_name("weights")
+WEIGHTS = WEIGHTS_DIR / "judge.npz"
+REINSTALL = "pip install --force-reinstall forethought"
 WEIGHTS_SHA256 = "ec163a67d67271f291e3c53e64186a153b655f1ecd47553958542d450c5b3057"
 
 
@@ -64,17 +65,8 @@ class SentenceJudge:
         embedder = self.embedder
         with self._lock:
             if self._weights is None:
-                try:
-                    data = self._path.read_bytes()
-                except OSError as exc:
-                    raise ModelUnavailable(f"sentence judge weights {self._path} cannot be read: {exc}") from exc
-                digest = hashlib.sha256(data).hexdigest()
-                if digest != self._sha256:
-                    raise ModelUnavailable(
-                        f"sentence judge weights {self._path} fail their hash check: expected sha256 "
-                        f"{self._sha256}, got {digest}; reinstall the package"
-                    )
-                weights = Weights.from_bytes(data)
+                path = verify(PinnedFile("sentence judge weights", self._path, self._sha256, REINSTALL))
+                weights = Weights.from_bytes(path.read_bytes())
                 if weights.embedder != embedder.name:
                     raise ModelUnavailable(
                         f"sentence judge weights were trained on {weights.embedder!r} embeddings, not {embedder.name!r}"

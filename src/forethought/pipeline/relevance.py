@@ -10,7 +10,6 @@ the weights file and pins its sha256 (`App.relevance`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections.abc import Sequence
@@ -23,8 +22,10 @@ import numpy.typing as npt
 from forethought.apps.base import App
 from forethought.domain import Record
 from forethought.embed.base import Embedder
+from forethought.embed.onnx_minilm import PinnedFile, verify
 from forethought.errors import ModelUnavailable
 from forethought.judge import shared_judge
+from forethought.judge.model import REINSTALL, WEIGHTS_DIR
 from forethought.pipeline.applies import shared_evidence
 
 __all__ = ["FEATURES", "RelevanceModel", "feature_rows", "judge_embedder", "relevance_model"]
@@ -33,7 +34,6 @@ FEATURES = (
     "semantic", "semantic_gap", "evidence", "rank", "terms", "words", "area", "tags", "paths",
     "rule_yes", "rule_no", "general",
 )  # fmt: skip
-WEIGHTS = Path(__file__).resolve().parent.parent / "judge" / "weights"
 
 Array = npt.NDArray[np.float32]
 
@@ -96,25 +96,21 @@ _LOADED: dict[str, RelevanceModel] = {}
 _LOCK = threading.Lock()
 
 
-def relevance_model(name: str, sha256: str, *, folder: Path = WEIGHTS) -> RelevanceModel:
+def relevance_model(name: str, sha256: str, *, folder: Path = WEIGHTS_DIR) -> RelevanceModel:
     """The relevance model `name`, used only if its file hashes to `sha256` (loaded once per
     process); ModelUnavailable if missing or altered."""
     with _LOCK:
         key = f"{folder}/{name}:{sha256}"
         if key in _LOADED:
             return _LOADED[key]
-        path = folder / f"relevance-{name}.json"
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ModelUnavailable(f"relevance weights {path} cannot be read: {exc}") from exc
-        if hashlib.sha256(data).hexdigest() != sha256:
-            raise ModelUnavailable(f"relevance weights {path} fail their hash check (expected sha256 {sha256})")
-        raw = json.loads(data)
+        path = verify(PinnedFile("relevance weights", folder / f"relevance-{name}.json", sha256, REINSTALL))
+        raw = json.loads(path.read_bytes())
         model = RelevanceModel(tuple(raw["features"]), tuple(raw["weights"]), float(raw["bias"]),
                                float(raw["threshold"]), float(raw["margin"]), str(raw["embedder"]))  # fmt: skip
         if model.features != FEATURES:
             raise ModelUnavailable(f"relevance weights {path} use features {model.features}, not {FEATURES}")
+        if model.embedder != judge_embedder().name:
+            raise ModelUnavailable(f"relevance weights {path} were fitted on {model.embedder!r} embeddings")
         _LOADED[key] = model
         return model
 
