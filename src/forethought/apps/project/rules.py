@@ -19,7 +19,7 @@ from typing import Any
 
 from forethought.apps.project.areas import code_identifiers, vote
 
-__all__ = ["Match", "classify", "decision_slots", "failed_slots"]
+__all__ = ["Match", "classify", "decision_slots", "environment", "failed_slots", "subject", "topic"]
 
 
 @dataclass(frozen=True)
@@ -188,17 +188,22 @@ _TOPIC = [
     ("layout", _rx(r"\b(?:lives?\s+(?:in|under)|go(?:es)?\s+(?:in|under)|belongs?\s+in|folder|director(?:y|ies))\b")),
     ("imports", _rx(r"\bimports?\b")),
     ("library", _rx(r"\b(?:use|using|library|package|dependency)\b")),
+    ("testing", _rx(r"\b(?:tests?|mocks?|fixtures?|asserts?)\b")),
+    ("style", _rx(r"\b(?:format\w*|indent\w*|tabs|spaces|lint\w*|comments?|docstrings?)\b")),
 ]
 
 
-def _api_contract(s: str) -> Match | None:
+def _subject(s: str) -> str | None:
     declared = _DECLARED.search(s)
-    if not declared and (_IMPERATIVE.search(s) or not (_API_SUBJECT.search(s) and _API_RULE.search(s))):
-        return None
     subject = _API_SUBJECT.search(s)
     ids = code_identifiers(s)
-    name = (ids[0] if declared and ids else None) or (subject.group(0) if subject else None)
-    return Match("constraint", {"rule": s.rstrip(" ."), "subject": name})
+    return (ids[0] if declared and ids else None) or (subject.group(0) if subject else None)
+
+
+def _api_contract(s: str) -> Match | None:
+    if not _DECLARED.search(s) and (_IMPERATIVE.search(s) or not (_API_SUBJECT.search(s) and _API_RULE.search(s))):
+        return None
+    return Match("constraint", {"rule": s.rstrip(" ."), "subject": _subject(s)})
 
 
 def _security(s: str) -> Match | None:
@@ -210,8 +215,7 @@ def _security(s: str) -> Match | None:
 def _deployment(s: str) -> Match | None:
     if not (_DEPLOY.search(s) and _HABIT.search(s)) or _PERSONAL_ACTION.search(s):
         return None
-    env = _ENVIRONMENT.search(s)
-    return Match("process", {"rule": s.rstrip(" ."), "environment": env.group(0).lower() if env else None})
+    return Match("process", {"rule": s.rstrip(" ."), "environment": environment(s)})
 
 
 def _convention(s: str) -> Match | None:
@@ -220,11 +224,26 @@ def _convention(s: str) -> Match | None:
     technical = bool(vote(s).scores) or bool(code_identifiers(s))
     if not technical and not _IMPERATIVE.search(s):
         return None
-    topic = next((name for name, rx in _TOPIC if rx.search(s)), "practice")
-    return Match("convention", {"rule": s.rstrip(" ."), "topic": topic})
+    return Match("convention", {"rule": s.rstrip(" ."), "topic": topic(s)})
 
 
 _RULES = (_failed_approach, _incident, _decision, _preference, _api_contract, _security, _deployment, _convention)
+
+
+def environment(body: str) -> str | None:
+    """The environment a rule names (production, staging, ...), lower-cased."""
+    env = _ENVIRONMENT.search(body)
+    return env.group(0).lower() if env else None
+
+
+def topic(body: str) -> str:
+    """What a convention is about: naming, layout, imports, library, testing, style or practice."""
+    return next((name for name, rx in _TOPIC if rx.search(body)), "practice")
+
+
+def subject(body: str) -> str | None:
+    """The header, endpoint, field or declared name a constraint is about, if it names one."""
+    return _subject(body)
 
 
 def decision_slots(body: str) -> dict[str, Any] | None:

@@ -1,8 +1,9 @@
 """Attributes of a project rule, cut from the sentence's own words once its kind is known.
 
-The sentence judge decides *whether* a sentence is a rule and of which kind; these regexes only
-fill the slots of that kind (what and why of a decision, the approach that failed, the package a
-dependency rule names, the environment of a process rule, ...). Nothing is paraphrased.
+The sentence judge decides *whether* a sentence is a rule and of which kind; the phrase rules'
+slot regexes (`rules.py`) and a few more here only fill the slots of that kind (what and why of a
+decision, the approach that failed, the package a dependency rule names, the environment of a
+process rule, ...). Nothing is paraphrased.
 """
 
 from __future__ import annotations
@@ -11,21 +12,10 @@ import re
 from typing import Any
 
 from forethought.apps.project.areas import code_identifiers
-from forethought.apps.project.rules import classify, decision_slots, failed_slots
+from forethought.apps.project.rules import decision_slots, environment, failed_slots, subject, topic
 
 __all__ = ["attributes"]
 
-_ENVIRONMENT = re.compile(r"\b(?:production|prod|staging|preview|dev|qa|testflight|app\s+store)\b", re.I)
-_TOPICS = tuple(
-    (name, re.compile(pattern, re.I))
-    for name, pattern in (
-        ("naming", r"\b(?:name[ds]?|naming|prefix\w*|suffix\w*|snake_case|camelCase|kebab-case|PascalCase)\b"),
-        ("layout", r"\b(?:lives?\s+(?:in|under)|go(?:es)?\s+(?:in|under)|belongs?\s+in|folders?|director(?:y|ies))\b"),
-        ("imports", r"\bimports?\b"),
-        ("testing", r"\b(?:tests?|mocks?|fixtures?|asserts?)\b"),
-        ("style", r"\b(?:format\w*|indent\w*|tabs|spaces|lint\w*|comments?|docstrings?)\b"),
-    )
-)
 _PACKAGE = re.compile(r"(?<![\w/.-])(@?[a-z][\w.-]*(?:/[\w.-]+)?)(?:[@=~^<>]=?\s?v?\d[\w.]*)", re.I)
 _NAMED = re.compile(
     r"\b(?:pin(?:s|ned)?|use[sd]?|using|ban(?:s|ned)?|avoid|drop(?:ped)?|allow(?:ed)?|adopt(?:ed)?|upgrade|"
@@ -80,15 +70,11 @@ def attributes(kind: str, body: str) -> dict[str, Any]:
     if kind == "preference":
         return {"what": rule, "holder": "person" if _HOLDER_PERSON.search(body) else "team"}
     if kind == "convention":
-        topic = next((name for name, rx in _TOPICS if rx.search(body)), "practice")
-        return {"rule": rule, "topic": topic}
+        return {"rule": rule, "topic": topic(body)}
     if kind == "constraint":
-        phrase = classify(body)
-        subject = phrase.attributes.get("subject") if phrase is not None else None
-        return {"rule": rule, "subject": subject if isinstance(subject, str) else _first_identifier(body)}
+        return {"rule": rule, "subject": subject(body) or _first_identifier(body)}
     if kind == "dependency_policy":
         return {"rule": rule, "package": _package(body)}
     if kind == "process":
-        env = _ENVIRONMENT.search(body)
-        return {"rule": rule, "environment": env.group(0).lower() if env else None}
+        return {"rule": rule, "environment": environment(body)}
     return {"rule": rule, "component": _first_identifier(body)}  # architecture
