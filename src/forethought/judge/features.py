@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from forethought.domain import Role
 from forethought.embed.base import Embedder
+from forethought.text.sentences import is_question
 
 __all__ = ["EXTRA", "LEXICAL", "features", "lexical", "tokens"]
 
@@ -69,7 +70,7 @@ def features(embedder: Embedder, texts: Sequence[str], speakers: Sequence[Role])
         return np.zeros((0, width), dtype=np.float32)
     vectors = np.asarray(embedder.embed(list(texts)), dtype=np.float32)
     extra = np.array(
-        [[1.0 if who is Role.USER else 0.0, 1.0 if text.rstrip(" )\"'`").endswith("?") else 0.0]
+        [[1.0 if who is Role.USER else 0.0, 1.0 if is_question(text) else 0.0]
          for text, who in zip(texts, speakers, strict=True)],
         dtype=np.float32,
     )  # fmt: skip

@@ -83,6 +83,7 @@ def build_brief(
     hits = memory.recall(scope, query_for(task), k=recall_k).hits
     timings["recall"] = elapsed_ms(start)
     verdicts: dict[str, Applicability] = {}
+    rules: dict[str, Applicability | None] = {}  # the app rule's own verdicts, for the relevance model
     filtered: list[FilteredItem] = []
     open_records: list[Record] = []
     for hit in hits:
@@ -91,14 +92,14 @@ def build_brief(
             filtered.append(FilteredItem(record=record, reason=f"{record.status.value}: never briefed"))
         elif "injection" in record.flags:
             filtered.append(FilteredItem(record=record, reason="flagged as instruction-like text: kept out"))
-        elif (rule := app.applicability(task, record)) is not None:
+        elif (rule := rules.setdefault(record.id, app.applicability(task, record))) is not None:
             verdicts[record.id] = Applicability(applies=rule.applies, reason=f"{app.name} rule: {rule.reason}")
         else:
             open_records.append(record)
     judge_start = time.perf_counter()
     mode, degraded, usage = _judge(model, task, open_records, file_paths, verdicts, app.areas)
     if mode == "heuristic" and app.relevance is not None:
-        hits = _by_relevance(app, task, file_paths, hits, verdicts)
+        hits = _by_relevance(app, task, file_paths, hits, verdicts, rules)
     timings["judge"] = elapsed_ms(judge_start)
     used: list[BriefItem] = []
     for hit in hits:
@@ -165,15 +166,22 @@ def _judge(
     return mode, degraded, usage
 
 
-def _by_relevance(app: App, task: str, file_paths: Sequence[str], hits: list[RecallHit],
-                  verdicts: dict[str, Applicability]) -> list[RecallHit]:  # fmt: skip
+def _by_relevance(
+    app: App,
+    task: str,
+    file_paths: Sequence[str],
+    hits: list[RecallHit],
+    verdicts: dict[str, Applicability],
+    rules: dict[str, Applicability | None],
+) -> list[RecallHit]:
     """Re-decide the judged hits by the app's calibrated relevance (most probable first); the
     rule's or heuristic's reason stays as the explanation. Without the model, nothing changes."""
     judged = [h for h in hits if h.record.id in verdicts]
     try:
         name, sha256 = app.relevance or ("", "")
         model = relevance_model(name, sha256)
-        rows = feature_rows(task, file_paths, [h.record for h in judged], app, judge_embedder())
+        records = [h.record for h in judged]
+        rows = feature_rows(task, file_paths, records, app, judge_embedder(), [rules.get(r.id) for r in records])
     except ModelUnavailable as exc:
         log.warning("relevance model unavailable, using the rule and heuristic verdicts: %s", exc)
         return hits

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from forethought.apps.base import App
+from forethought.apps.base import App, Applicability
 from forethought.domain import Record
 from forethought.embed.base import Embedder
 from forethought.embed.onnx_minilm import PinnedFile, verify
@@ -69,9 +69,10 @@ def _cos(a: Array, b: Array) -> Array:
     return out
 
 
-def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record], app: App,
-                 embedder: Embedder) -> Array:  # fmt: skip
-    """One row of FEATURES per record, `records` in recall order."""
+def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record], app: App, embedder: Embedder,
+                 rules: Sequence[Applicability | None] | None = None) -> Array:  # fmt: skip
+    """One row of FEATURES per record, `records` in recall order; `rules` are the app rule's
+    verdicts on them when the caller already has them (else they are asked for here)."""
     if not records:
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
     query = " ".join([task, *file_paths])
@@ -81,9 +82,9 @@ def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record]
     semantic, on_evidence = _cos(q, statements), _cos(q, evidence)
     best = float(semantic.max())
     rows = []
-    for i, record in enumerate(records):
+    verdicts = list(rules) if rules is not None else [app.applicability(task, r) for r in records]
+    for i, (record, rule) in enumerate(zip(records, verdicts, strict=True)):
         shared = shared_evidence(task, record, areas=app.areas, file_paths=file_paths)
-        rule = app.applicability(task, record)
         rows.append([
             semantic[i], semantic[i] - best, on_evidence[i], 1.0 / (1 + i), min(shared.terms, 3), min(shared.words, 5),
             shared.area, shared.tags, shared.paths, rule is not None and rule.applies,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Sentence", "sentences", "split_sentences"]
+__all__ = ["Sentence", "is_question", "sentences", "split_sentences"]
 
 # Each punctuation run is matched once and whole, which keeps the pass linear; whether it ends
 # the sentence is decided by the character after it.
@@ -61,3 +61,8 @@ def _add(text: str, start: int, end: int, found: list[Sentence]) -> None:
         end -= 1
     if start < end:
         found.append(Sentence(text[start:end], start, end))
+
+
+def is_question(sentence: str) -> bool:
+    """Whether a sentence asks (ends with a question mark, closing quotes and brackets aside)."""
+    return sentence.rstrip(" )\"'`").endswith("?")

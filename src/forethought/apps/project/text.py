@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from forethought.text.sentences import split_sentences
+from forethought.text.sentences import is_question, split_sentences
 
 __all__ = [
     "body_of",
@@ -90,10 +90,6 @@ def body_of(sentence: str) -> str:
             break
         body = stripped
     return body
-
-
-def is_question(sentence: str) -> bool:
-    return sentence.rstrip(" )\"'").endswith("?")
 
 
 _DEFERRED = re.compile(
