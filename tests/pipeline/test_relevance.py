@@ -4,7 +4,6 @@ fallback to the rule and heuristic verdicts when the model is missing."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -62,13 +61,10 @@ def test_a_ui_task_gets_the_ui_rule_and_no_payment_or_security_rule(tmp_path: Pa
 def test_without_the_model_the_brief_keeps_the_rule_and_heuristic_verdicts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class Unpinned(ProjectApp):
-        relevance: ClassVar[tuple[str, str] | None] = (NAME, "0" * 64)
-
     with Forethought.open(tmp_path / "m.db", embedder="hashing") as memory:
         _seeded(memory)
         scope = memory.scope("project", "ledgerly")
-        monkeypatch.setattr(type(scope.app), "relevance", Unpinned.relevance)
+        monkeypatch.setattr(type(scope.app), "relevance", (NAME, "0" * 64))  # a pin nothing matches
         brief = memory.brief(scope, "Fix the rounding of invoice totals in billing/invoice.py")
     assert brief.used and not any("relevance" in i.reason for i in brief.used)
     assert "cents" in brief.used[0].record.statement
