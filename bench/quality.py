@@ -2,7 +2,7 @@
 evaluation guide). Blind sets are read by this program only: it prints scores and failing ids,
 never their text.
 
-    .venv/bin/python -m bench.quality [--blind bench/blind/v2 bench/blind/v1] [--out bench/results/quality.json]
+    .venv/bin/python -m bench.quality [--blind bench/blind/v3 bench/blind/v2 bench/blind/v1] [--out bench/results/quality.json]
 
 Each set is taken from the first `--blind` folder that holds it (the newest version first) and
 scored in heuristic mode, each in a fresh store:
@@ -11,10 +11,11 @@ scored in heuristic mode, each in a fresh store:
   substrings either way; precision counts every candidate the pipeline filed (pending or
   approved), recall every labelled rule;
 - project brief and check over the labelled rules stored as records (`quality_project`);
+- supersession and `as_of` over the project sessions imported in order (`quality_history`);
 - the bug-fix set's deciding rules among decoys (`quality_bugfix`);
 - support lifecycle and career profile (`quality_apps`).
 The tuning column holds the same metric on the sets that have become tuning data (`bench/tuning/`:
-a blind set moves there once it has steered a change, e.g. project v1), else the figure of
+a blind set moves there once it has steered a change: project v1, bug-fix v1), else the figure of
 `bench/results/app_quality.json` that measures the same thing on the older fixtures, else `—`.
 """
 
@@ -30,15 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import quality_apps, quality_bugfix, quality_project
+from bench import quality_apps, quality_bugfix, quality_history, quality_project
 from bench.common import command_line, machine, now_iso, write_json
 from bench.quality_common import Row, overlaps, ratio, read_jsonl
 from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
-BLIND = (ROOT / "blind" / "v2", ROOT / "blind" / "v1")
-TUNING_SETS = {"project": ROOT / "tuning" / "project-v1"}
+BLIND = (ROOT / "blind" / "v3", ROOT / "blind" / "v2", ROOT / "blind" / "v1")
+TUNING_SETS = {"project": ROOT / "tuning" / "project-v1", "bugfix": ROOT / "tuning" / "bugfix-v1"}
 TUNING_RESULTS = ROOT / "results" / "app_quality.json"
 
 
@@ -129,7 +130,11 @@ def tuning() -> dict[tuple[str, str], float]:
 
 Scorer = Callable[[Path, str], dict[str, Any]]
 SETS: dict[str, dict[str, Scorer]] = {
-    "project": {"extraction": score_project, "read": quality_project.score_project_read},
+    "project": {
+        "extraction": score_project,
+        "read": quality_project.score_project_read,
+        "history": quality_history.score_history,
+    },
     "bugfix": {"bugfix": quality_bugfix.score_bugfix},
     "support": {"support": quality_apps.score_support},
     "career": {"career": quality_apps.score_career},
@@ -148,6 +153,9 @@ def _rows_and_failing(blind: dict[str, Any]) -> tuple[list[Row], dict[str, list[
     if "read" in blind:
         rows += quality_project.rows(blind["read"])
         failing |= quality_project.failing(blind["read"])
+    if "history" in blind:
+        rows += quality_history.rows(blind["history"])
+        failing |= quality_history.failing(blind["history"])
     if "bugfix" in blind:
         rows += quality_bugfix.rows(blind["bugfix"])
         failing |= quality_bugfix.failing(blind["bugfix"])

@@ -9,7 +9,8 @@ After each session every pending candidate is approved (a conflicting one with
 is counted). Then `brief(scope, report, file_paths=..., limit=5)` per task.
 
 Strict hit: a briefed record whose statement or evidence overlaps the rule's quote (the amended
-quote for an amended task) as normalised substrings either way. Lenient hit: strict, or the
+quote for an amended task) as normalised substrings either way, or a briefed past-session excerpt
+that does (the brief's items are its records and its excerpts, at most 5 together). Lenient hit: strict, or the
 record's text covers the rule's statement (`covers`: at least 60% of its content words). Stale: an
 amended task's brief holds a record overlapping the old quote, or covering the stale statement
 without overlapping the amended quote. A missed task is `not stored` when no active record of the
@@ -18,6 +19,7 @@ space overlaps the quote, else `stored, not briefed`.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from collections import Counter
@@ -31,6 +33,7 @@ from bench.quality_common import (
     Row,
     all_records,
     covers,
+    overlaps,
     quotes_overlap,
     ratio,
     read_jsonl,
@@ -44,6 +47,7 @@ from forethought.domain.records import RelationLabel
 from forethought.domain.times import parse_time
 from forethought.errors import InvalidInput
 
+EXCERPTS = int(os.environ.get("FORETHOUGHT_BENCH_EXCERPTS", "3"))  # 0: records only, to compare
 _COMMIT = re.compile(r"^commit ([0-9a-f]{40})\s*$", re.M)
 _HEADER = re.compile(r"^(\w+):\s*(.*)$")
 
@@ -106,6 +110,7 @@ class Tally:
     stale: int = 0
     amended: int = 0
     items: int = 0
+    by_excerpt: int = 0  # strict hits that only an excerpt made
     imports: Counter[str] = field(default_factory=Counter)
     not_stored: list[str] = field(default_factory=list)
     not_briefed: list[str] = field(default_factory=list)
@@ -124,10 +129,13 @@ def _is_stale(record: Record, task: dict[str, Any]) -> bool:
 def _score_task(memory: Forethought, task: dict[str, Any], tally: Tally) -> None:
     scope = memory.scope("project", task["project"])
     rule = task.get("amended") or task["deciding"]
-    brief = memory.brief(scope, task["report"], file_paths=task.get("file_paths") or [], limit=5)
+    brief = memory.brief(scope, task["report"], file_paths=task.get("file_paths") or [], limit=5, max_excerpts=EXCERPTS)
     used = [item.record for item in brief.used]
-    tally.items += len(used)
-    strict = any(quotes_overlap(r, [rule["quote"]]) for r in used)
+    quotes = [e.quote for e in brief.excerpts]
+    tally.items += len(used) + len(quotes)
+    by_record = any(quotes_overlap(r, [rule["quote"]]) for r in used)
+    strict = by_record or any(overlaps(q, rule["quote"]) for q in quotes)
+    tally.by_excerpt += strict and not by_record
     lenient = strict or any(covers(" ".join(texts_of(r)), rule["statement"]) for r in used)
     tally.strict += strict
     tally.lenient += lenient
@@ -138,7 +146,7 @@ def _score_task(memory: Forethought, task: dict[str, Any], tally: Tally) -> None
             tally.lenient_only.append(task["id"])
     if task.get("amended"):
         tally.amended += 1
-        if any(_is_stale(r, task) for r in used):
+        if any(_is_stale(r, task) for r in used) or any(overlaps(q, task["deciding"]["quote"]) for q in quotes):
             tally.stale += 1
             tally.stale_ids.append(task["id"])
 
@@ -161,6 +169,7 @@ def score_bugfix(folder: Path, embedder: str = "minilm") -> dict[str, Any]:
         "tasks": len(tasks),
         "hit_rate_strict": ratio(tally.strict, len(tasks)),
         "hit_rate_lenient": ratio(tally.lenient, len(tasks)),
+        "hits_by_excerpt": tally.by_excerpt,
         "lenient_share": LENIENT_SHARE,
         "amended_tasks": tally.amended,
         "stale": tally.stale,
@@ -177,6 +186,7 @@ def rows(result: dict[str, Any]) -> list[Row]:
     return [
         Row("bugfix", "hit rate, strict (quote overlap)", result["hit_rate_strict"], result["tasks"]),
         Row("bugfix", "hit rate, lenient (≥60% content words)", result["hit_rate_lenient"], result["tasks"]),
+        Row("bugfix", "strict hits made by an excerpt", result.get("hits_by_excerpt"), result["tasks"]),
         Row("bugfix", "stale briefs (amended tasks)", result["stale"], result["amended_tasks"]),
         Row("bugfix", "brief mean items", result["mean_items"], result["tasks"]),
     ]

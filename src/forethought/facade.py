@@ -26,6 +26,7 @@ from forethought.memory import History, Memory, OutboxReport, Retained, RetainIt
 from forethought.memory.scope import find_app
 from forethought.memory.writing import TimeRef
 from forethought.pipeline.reports import Answer, Brief, CheckReport
+from forethought.pipeline.review import Submission
 from forethought.pipeline.service import Extracted, Inbox, Pipeline, SessionSubmission
 from forethought.pipeline.trace import Trace
 from forethought.pipeline.turn import TurnResult
@@ -313,9 +314,12 @@ class Forethought:
         """One governed turn: the reply, the session it belongs to, its trace."""
         return self.pipeline.turn(scope, message, session_id=session_id, brief_limit=brief_limit)
 
-    def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = ()) -> Brief:
-        """The records that apply to `task`, each with its reason, and the memory block."""
-        return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths)
+    def brief(
+        self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = (), max_excerpts: int = 3
+    ) -> Brief:
+        """The records that apply to `task`, each with its reason, unreviewed past-session excerpts
+        in the room left (at most `max_excerpts`), and the memory block."""
+        return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths, max_excerpts=max_excerpts)
 
     def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
         """Violations of memory in `draft` (deterministic checks, and the judge with a model)."""
@@ -349,6 +353,13 @@ class Forethought:
             scope, transcript, title=title, fmt=fmt, source=source, human=human, occurred_at=occurred_at,
             progress=progress,
         )  # fmt: skip
+
+    def promote_excerpt(self, scope: Scope, session_id: str, turn_index: int, quote: str, *, kind: str | None = None,
+                        statement: str | None = None, source: str = "api") -> Submission:  # fmt: skip
+        """File a brief's excerpt (`quote`, verbatim from that turn) as a candidate, validated and
+        reviewed like anything captured; without `kind` the app's extractor reads it."""
+        return self.pipeline.promote_excerpt(scope, session_id, turn_index, quote, kind=kind, statement=statement,
+                                             source=source)  # fmt: skip
 
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
         """Candidates waiting for a person, and those the validator filtered."""

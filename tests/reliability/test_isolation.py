@@ -144,6 +144,14 @@ CASES: dict[str, Case] = {
     f"POST {S}/inbox/{{record_id}}/supersede": Case(bodies=lambda s: [{"target": s.b_active}]),
     f"POST {S}/inbox/{{record_id}}/edit": Case(bodies=lambda s: [{"text": "A corrects it."}]),
     f"POST {S}/inbox/{{record_id}}/reject": Case(bodies=lambda s: [None]),
+    f"POST {S}/inbox/from-excerpt": Case(
+        bodies=lambda s: [
+            {"session_id": i, "turn_index": n, "quote": "vault", "kind": kind}
+            for i in s.b_ids["session_id"]
+            for n in (0, 1)
+            for kind in (None, "note")
+        ]
+    ),
     f"POST {S}/recall": Case(
         bodies=lambda s: [
             {"query": QUESTION},

@@ -303,3 +303,31 @@ def test_statement_tokens_sums_the_estimate_of_matching_records(store: Store) ->
     insert(store, make(s, "A candidate is not current.", status=Status.CANDIDATE))
     assert store.records.statement_tokens(s, RecordFilter()) == sum(estimate_tokens(t) for t in texts)
     assert store.records.statement_tokens(space(store, "empty"), RecordFilter()) == 0
+
+
+def test_search_turns_finds_what_people_and_agents_said_in_this_space_only(store: Store) -> None:
+    a, b = space(store, "ana"), space(store, "ben")
+
+    def add(sp: str, *turns: Turn) -> str:
+        session = Session(id=new_id(), space_id=sp, title="chat", created_at=utcnow(), turns=turns)
+        store.sessions.add(session)
+        return session.id
+
+    chat = add(
+        a,
+        Turn(index=0, role=Role.USER, text="The ledger export keeps timing out."),
+        Turn(index=1, role=Role.TOOL, text="ledger ledger ledger export trace"),
+        Turn(index=2, role=Role.AGENT, text="Batch the export in pages of 500 rows."),
+    )
+    add(b, Turn(index=0, role=Role.USER, text="Ben's ledger export is fine."))
+    hits = store.sessions.search_turns(a, ["ledger", "export"], 10)
+    assert [(h.session_id, h.turn_index) for h in hits][:1] == [(chat, 0)]
+    assert {h.turn_index for h in hits} == {0, 2}  # tool output is not searched; Ben's chat is not Ana's
+    assert all(h.session_id == chat for h in hits)
+    store.sessions.append_turns(a, chat, [Turn(index=3, role=Role.USER, text="Pages of 500 rows worked.")])
+    assert [h.turn_index for h in store.sessions.search_turns(a, ["worked"], 10)] == [3]
+    assert store.sessions.search_turns(a, ['" OR *', "NEAR("], 10) == []  # query syntax is only words
+    assert store.sessions.search_turns(a, [], 10) == []
+    store.spaces.erase(a, actor="t")
+    assert store.sessions.search_turns(a, ["ledger"], 10) == []
+    assert len(store.sessions.search_turns(b, ["ledger"], 10)) == 1

@@ -46,9 +46,9 @@ def test_a_database_made_before_migration_6_opens_and_migrates_forward(tmp_path:
             history = conn.execute(
                 "SELECT component, version, name, applied_at FROM schema_migrations ORDER BY version"
             ).fetchall()
-        assert [(c, v) for c, v, _, _ in history] == [("core", v) for v in range(1, 8)]
+        assert [(c, v) for c, v, _, _ in history] == [("core", v) for v in range(1, 9)]
         assert history[0][3] == "2026-01-01T00:00:00Z"  # the old rows were carried over, not rewritten
-        assert store.stats()["schema_version"] == 7
+        assert store.stats()["schema_version"] == 8
         # The old secret is kept, so existing space ids stay what they were.
         with store.raw() as conn:
             assert conn.execute("SELECT value FROM meta WHERE key = 'space_secret'").fetchone()[0] == "ab" * 32
@@ -162,3 +162,32 @@ def test_migration_7_renames_the_project_kinds_of_earlier_versions(tmp_path: Pat
         for r in got:
             KINDS[r.kind].attributes.model_validate(r.attributes)
         assert memory.get(memory.scope("generic", "notes"), other).kind == "deployment"
+
+
+def test_migration_8_indexes_the_turns_of_sessions_captured_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "v7.db"
+    store = SQLiteStore(path)
+    try:
+        space = store.spaces.resolve(SpaceKey(workspace="w", subject_id="ana")).id
+    finally:
+        store.close()
+    # Back to version 7 with a session captured then: no turn index, turns written as v7 did.
+    conn = connect(path)
+    conn.execute("DROP TABLE turns_fts")
+    conn.execute("DELETE FROM schema_migrations WHERE component = 'core' AND version = 8")
+    conn.execute(
+        "INSERT INTO sessions (id, space_id, title, source, created_at, metadata)"
+        " VALUES ('s1', ?, 't', 'import', '2026-01-01T00:00:00Z', '{}')",
+        (space,),
+    )
+    conn.execute("INSERT INTO turns VALUES ('s1', 0, 'user', NULL, 'Keep the ferry manifest in UTC.', NULL)")
+    conn.execute("INSERT INTO turns VALUES ('s1', 1, 'tool', NULL, 'ferry manifest dump', NULL)")
+    conn.commit()
+    conn.close()
+    reopened = SQLiteStore(path)
+    try:
+        assert reopened.stats()["schema_version"] == 8
+        hits = reopened.sessions.search_turns(space, ["ferry"], 10)
+        assert [(h.session_id, h.turn_index) for h in hits] == [("s1", 0)]  # the person's turn, not the tool's
+    finally:
+        reopened.close()

@@ -202,3 +202,22 @@ def test_opening_a_subject_by_id(alice: Browser) -> None:
     assert page.url.path == "/web/apps/support/acme-corp/chat"
     empty = alice.get("/web/open", params={"app": "support", "subject": " "})
     assert empty.status_code == 422 and "Type a subject id" in empty.text
+
+
+def test_the_brief_page_shows_past_session_excerpts_and_files_one(alice: Browser, memory: Forethought) -> None:
+    from tests.pipeline.test_excerpts import CHAT as FERRY_CHAT
+    from tests.pipeline.test_excerpts import TASK as FERRY_TASK
+
+    scope = scope_of(memory, TILLPOINT)
+    memory.submit_session(scope, FERRY_CHAT, title="manifest <b>chat</b>", fmt="text")
+    page = alice.get("/web/apps/project/tillpoint/brief", params={"task": FERRY_TASK})
+    assert page.status_code == 200 and 'id="brief-excerpts"' in page.text
+    assert "UTC with a Z suffix" in page.text and "manifest &lt;b&gt;chat&lt;/b&gt;" in page.text
+    excerpt = memory.brief(scope, FERRY_TASK).excerpts[0]
+    form = {"session_id": excerpt.session_id, "turn_index": str(excerpt.turn_index), "quote": excerpt.quote,
+            "kind": "constraint"}  # fmt: skip
+    done = alice.post(f"{INBOX}/from-excerpt", data=form)
+    assert done.url.path == INBOX and "Filed the excerpt as" in done.text
+    assert any(r.evidence[0].quote == excerpt.quote for r in memory.inbox(scope).pending)
+    refused = alice.post(f"{INBOX}/from-excerpt", data={**form, "quote": "never said"})
+    assert "verbatim" in refused.text

@@ -137,6 +137,16 @@ def inbox(ctx: Context) -> Output:
         conflict = None if a.conflict is None else a.conflict.replace("-", "_")
         record = memory.approve(ctx.scope, a.record_id, conflict=conflict)
         return Output(record_json(record), f"approved {record.handle}")
+    if a.action == "from-excerpt":
+        filed = memory.promote_excerpt(ctx.scope, a.session_id, a.turn, a.quote, kind=a.kind, statement=a.statement,
+                                       source="cli")  # fmt: skip
+        data = {
+            "items": [{"outcome": i.outcome, "record": record_json(i.record)} for i in filed.items],
+            "rejected": [{"rule": r.rule, "reason": r.reason} for r in filed.rejected],
+        }
+        lines = [f"{i.outcome} {i.record.handle}  {i.record.kind}  {i.record.statement}" for i in filed.items]
+        lines += [f"refused by the validator ({r.rule}): {r.reason}" for r in filed.rejected]
+        return Output(data, "\n".join(lines) or "nothing was filed")
     if a.action == "reject":
         record = memory.reject(ctx.scope, a.record_id, reason=a.why)
         return Output(record_json(record), f"rejected {record.handle}")
@@ -151,6 +161,7 @@ def _brief_data(b: Brief) -> dict[str, Any]:
             for i in b.used
         ],
         "filtered": [{"id": i.record.id, "handle": i.record.handle, "reason": i.reason} for i in b.filtered],
+        "excerpts": [e.model_dump(mode="json") for e in b.excerpts],
         "block": b.block,
         "block_tokens": b.block_tokens,
         "all_memory_tokens": b.all_memory_tokens,
@@ -163,7 +174,9 @@ def _brief_data(b: Brief) -> dict[str, Any]:
 def brief(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
-    b = memory.brief(ctx.scope, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths)
+    b = memory.brief(
+        ctx.scope, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths, max_excerpts=ctx.args.excerpts
+    )
     lines = [
         b.block or f"(no memory applies{': ' + b.note if b.note else ''})",
         "",
@@ -172,6 +185,11 @@ def brief(ctx: Context) -> Output:
     ]
     lines += [f"-- used {i.record.handle}: {i.reason}" for i in b.used]
     lines += [f"-- filtered {i.record.handle}: {i.reason}" for i in b.filtered]
+    lines += [
+        f"-- unreviewed excerpt: session {e.session_id} turn {e.turn_index} ({e.occurred_at.date()}), score "
+        f"{e.score:.2f}; promote: forethought inbox from-excerpt {e.session_id} {e.turn_index} QUOTE --kind KIND"
+        for e in b.excerpts
+    ]
     return Output(_brief_data(b), "\n".join(lines))
 
 
@@ -244,6 +262,12 @@ def register(add: Add) -> None:
     q.add_argument("--all", action="store_true", help="approve every unflagged, conflict-free candidate")
     q.add_argument("--high-confidence", action="store_true", help="with --all: only confident, new ones")
     q.add_argument("--conflict", choices=["supersede", "keep-both"], help="how to settle a conflicting candidate")
+    q = add("from-excerpt", "file a brief's past-session excerpt as a candidate", parent=actions)
+    q.add_argument("session_id", metavar="SESSION")
+    q.add_argument("turn", type=int, metavar="TURN")
+    q.add_argument("quote", metavar="QUOTE", help="the excerpt, verbatim from that turn")
+    q.add_argument("--kind", help="one of the app's kinds (without it the app's extractor reads the quote)")
+    q.add_argument("--statement", help="the rule in your words (default: the quote)")
     q = add("reject", "reject a candidate", parent=actions)
     q.add_argument("record_id", metavar="ID")
     q.add_argument("--why", help="the reason, kept in the audit trail")
@@ -254,6 +278,14 @@ def register(add: Add) -> None:
     p = add("brief", "the memory that applies to a task, and the block for a system prompt")
     p.add_argument("--limit", type=int, default=5)
     p.add_argument("--path", action="append", default=[], dest="paths", help="a file the task touches")
+    p.add_argument(
+        "--excerpts",
+        type=int,
+        default=3,
+        choices=range(0, 11),
+        metavar="N",
+        help="past-session excerpts allowed in the room the records leave (default 3; 0: none)",
+    )
     p.add_argument("task", metavar="TASK")
 
     p = add("check", "check a draft against memory (exit 1 when something goes against it)")

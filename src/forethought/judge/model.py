@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from forethought.domain import Role
 from forethought.embed.base import Embedder
@@ -76,9 +77,13 @@ class SentenceJudge:
 
     def judge(self, items: Sequence[tuple[str, Role]]) -> list[Judgement]:
         """One judgement per (sentence, speaker), in order."""
-        if not items:
-            return []
+        return self.judge_and_embed(items)[0] if items else []
+
+    def judge_and_embed(self, items: Sequence[tuple[str, Role]]) -> tuple[list[Judgement], npt.NDArray[np.float32]]:
+        """The judgements and the sentences' normalised embeddings (one row each), computed once."""
         weights, embedder = self._load()
+        if not items:
+            return [], np.zeros((0, embedder.dim), dtype=np.float32)
         x = features(embedder, [t for t, _ in items], [r for _, r in items])
         act_logits, kind_logits = forward(weights, x)
         pa = softmax(act_logits, weights.temperature_act)
@@ -97,7 +102,7 @@ class SentenceJudge:
                     kind_confidence=float(krow[k]),
                 )
             )
-        return out
+        return out, x[:, : embedder.dim]
 
 
 _SHARED: SentenceJudge | None = None

@@ -68,6 +68,10 @@ class BriefArgs(ToolArgs):
         description="Paths of the files the task will touch (they help decide which records apply).",
     )
     limit: int = Field(default=5, ge=1, le=20, description="At most this many records in the memory block.")
+    max_excerpts: int = Field(
+        default=3, ge=0, le=10,
+        description="Unreviewed past-session passages allowed in the room the records leave (0: none).",
+    )  # fmt: skip
 
 
 class CheckArgs(ToolArgs):

@@ -20,6 +20,7 @@ from forethought.mcp_server.results import (
     BriefResult,
     CheckResult,
     CitedOut,
+    ExcerptOut,
     FilteredOut,
     HitOut,
     RecallResult,
@@ -73,7 +74,9 @@ def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolA
 
 
 def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
-    b = call.memory.brief(call.scope, args.task, limit=args.limit, file_paths=args.files)
+    b = call.memory.brief(
+        call.scope, args.task, limit=args.limit, file_paths=args.files, max_excerpts=args.max_excerpts
+    )
     result = BriefResult(
         **call.labels(),
         **call.modes(b.mode, b.degraded),
@@ -81,6 +84,17 @@ def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
         block=b.block,
         used=[UsedOut(**_ref(i.record), reason=i.reason, score=round(i.score, 6)) for i in b.used],
         filtered=[FilteredOut(**_ref(i.record, statement=False), reason=i.reason) for i in b.filtered],
+        excerpts=[
+            ExcerptOut(
+                session_id=e.session_id,
+                turn_index=e.turn_index,
+                occurred_at=e.occurred_at.isoformat(),
+                speaker=e.speaker,
+                quote=e.quote,
+                score=round(e.score, 3),
+            )
+            for e in b.excerpts
+        ],
         block_tokens=b.block_tokens,
         all_memory_tokens=b.all_memory_tokens,
         note=b.note,

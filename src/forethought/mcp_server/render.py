@@ -28,6 +28,8 @@ def brief(r: BriefResult) -> str:
     )
     lines += [f"-- used [{u.handle}] because {u.reason}" for u in r.used]
     lines += [f"-- filtered [{f.handle}]: {f.reason}" for f in r.filtered]
+    lines += [f"-- unreviewed excerpt of session {e.session_id}, turn {e.turn_index} ({e.occurred_at[:10]})"
+              for e in r.excerpts]  # fmt: skip
     lines.append(mode_line(r.mode, r.degraded))
     return "\n".join(lines)
 

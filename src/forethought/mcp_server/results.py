@@ -64,11 +64,21 @@ class FilteredOut(_Out):
     reason: str = Field(description="Why the record was left out")
 
 
+class ExcerptOut(_Out):
+    session_id: str
+    turn_index: int
+    occurred_at: str
+    speaker: str | None = None
+    quote: str = Field(description="Verbatim from a past session: unreviewed, not a rule")
+    score: float
+
+
 class BriefResult(_Moded):
     task: str
     block: str = Field(description="The memory block for the top of a system prompt ('' when nothing applies)")
     used: list[UsedOut]
     filtered: list[FilteredOut]
+    excerpts: list[ExcerptOut] = Field(default_factory=list)
     block_tokens: int
     all_memory_tokens: int = Field(description="What loading every current record would cost, for contrast")
     note: str | None = None

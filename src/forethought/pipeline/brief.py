@@ -7,6 +7,9 @@ Applicability, per record: the app's rule-based `applicability()` where it answe
 heuristic mode the decision is its calibrated probability instead, precision first: a record is
 briefed when it reaches the model's threshold, with the rule's or heuristic's reason beside the
 score, and a task nothing reaches gets "nothing applies" rather than padding (`relevance.py`).
+
+Room left under `limit` may go to verbatim excerpts of past sessions that no briefed record
+cites (`excerpts.py`, at most `max_excerpts`): labelled unreviewed and dated, never rules.
 """
 
 from __future__ import annotations
@@ -17,15 +20,16 @@ from collections.abc import Sequence
 
 from forethought.apps.areas import Area
 from forethought.apps.base import App, Applicability
-from forethought.domain import Record, Status
+from forethought.domain import Record, Role, Status
 from forethought.domain.limits import MAX_QUERY
 from forethought.errors import InvalidInput, ModelUnavailable
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
 from forethought.pipeline.applies import heuristic_applicability
+from forethought.pipeline.excerpts import find_excerpts
 from forethought.pipeline.relevance import feature_rows, judge_embedder, relevance_model
-from forethought.pipeline.reports import Brief, BriefItem, FilteredItem
+from forethought.pipeline.reports import Brief, BriefItem, Excerpt, FilteredItem
 from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
@@ -70,17 +74,22 @@ def build_brief(
     limit: int = 5,
     file_paths: Sequence[str] = (),
     recall_k: int = 20,
+    max_excerpts: int = 3,
 ) -> Brief:
-    """The records that apply to `task` (at most `limit`), the rest with reasons, and the block."""
+    """The records that apply to `task` (at most `limit`), the rest with reasons, past-session
+    excerpts in the room left (at most `max_excerpts`), and the block."""
     if limit < 1:
         raise InvalidInput("limit: must be at least 1")
+    if max_excerpts < 0:
+        raise InvalidInput("max_excerpts: must not be negative")
     app = scope.app
     start = time.perf_counter()
     timings: dict[str, float] = {}
-    if not memory.list_records(scope, limit=1):
+    has_records = bool(memory.list_records(scope, limit=1))
+    if not has_records and not _has_sessions(memory, scope):
         timings["total"] = elapsed_ms(start)
         return Brief(task=task, note="This space holds no current memory: nothing was recalled.", timings_ms=timings)
-    hits = memory.recall(scope, query_for(task), k=recall_k).hits
+    hits = memory.recall(scope, query_for(task), k=recall_k).hits if has_records else []
     timings["recall"] = elapsed_ms(start)
     verdicts: dict[str, Applicability] = {}
     rules: dict[str, Applicability | None] = {}  # the app rule's own verdicts, for the relevance model
@@ -111,7 +120,13 @@ def build_brief(
             filtered.append(FilteredItem(record=hit.record, reason=f"applies ({verdict.reason}) but over the limit"))
         else:
             used.append(BriefItem(record=hit.record, reason=verdict.reason, score=hit.score))
-    block = memory_block.render([item.record for item in used])
+    excerpt_start = time.perf_counter()
+    slots = min(max_excerpts, limit - len(used))
+    retired = _retired(memory, scope, task, recall_k) if slots > 0 and has_records else []
+    briefed = [item.record for item in used]
+    excerpts = find_excerpts(memory, scope, task, slots=slots, file_paths=file_paths, briefed=briefed, retired=retired)
+    timings["excerpts"] = elapsed_ms(excerpt_start)
+    block = memory_block.render([item.record for item in used], excerpts=[_quoted(e) for e in excerpts])
     count_start = time.perf_counter()
     everything = memory_tokens(memory, scope)
     timings["all_memory"] = elapsed_ms(count_start)
@@ -120,16 +135,44 @@ def build_brief(
         task=task,
         used=used,
         filtered=filtered,
+        excerpts=excerpts,
         block=block,
         block_tokens=estimate_tokens(block) if block else 0,
         all_memory_tokens=everything,
-        recalled=True,
+        recalled=has_records,
         mode=mode,
         degraded=degraded,
-        note=None if used else "No recalled record applies to this task.",
+        note=_note(used, excerpts),
         usage=usage,
         timings_ms=timings,
     )
+
+
+def _retired(memory: Memory, scope: Scope, task: str, k: int) -> list[Record]:
+    """Superseded, retracted and rejected records about the task: their turns are not quoted."""
+    gone = (Status.SUPERSEDED, Status.RETRACTED, Status.REJECTED)
+    return [hit.record for hit in memory.recall(scope, query_for(task), k=k, statuses=gone).hits]
+
+
+def _has_sessions(memory: Memory, scope: Scope) -> bool:
+    space = memory.space_of(scope, create=False)
+    return space is not None and bool(memory.store.sessions.list(space.id, limit=1))
+
+
+def _quoted(excerpt: Excerpt) -> memory_block.Quoted:
+    who = excerpt.speaker or ("the person" if excerpt.role is Role.USER else "the agent")
+    return memory_block.Quoted(excerpt.occurred_at.date(), who, excerpt.quote)
+
+
+def _note(used: Sequence[BriefItem], excerpts: Sequence[Excerpt]) -> str | None:
+    if used:
+        return None
+    if excerpts:
+        return (
+            f"No reviewed record applies to this task; {len(excerpts)} unreviewed excerpt"
+            f"{'s' if len(excerpts) > 1 else ''} from past sessions instead."
+        )
+    return "No recalled record applies to this task."
 
 
 def _judge(

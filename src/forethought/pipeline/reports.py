@@ -5,11 +5,12 @@ model calls cost (`usage`) and how long each step took (`timings_ms`), so a trac
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from forethought.domain import Record
+from forethought.domain import Record, Role
 from forethought.llm.base import Usage
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Brief",
     "BriefItem",
     "CheckReport",
+    "Excerpt",
     "FilteredItem",
     "Severity",
     "SkippedPattern",
@@ -47,10 +49,26 @@ class FilteredItem(_Frozen):
     reason: str
 
 
+class Excerpt(_Frozen):
+    """A verbatim passage of a past session about the task: unreviewed, never a rule. It can be
+    promoted to a candidate record (`Pipeline.promote_excerpt`), which then goes to review."""
+
+    session_id: str
+    session_title: str
+    turn_index: int
+    role: Role
+    speaker: str | None = None
+    occurred_at: datetime
+    quote: str  # a verbatim slice of the stored (scrubbed) turn
+    score: float
+
+
 class Brief(_Frozen):
     task: str
     used: list[BriefItem] = Field(default_factory=list)
     filtered: list[FilteredItem] = Field(default_factory=list)
+    # Passages of past sessions about the task that no reviewed record holds (room permitting).
+    excerpts: list[Excerpt] = Field(default_factory=list)
     block: str = ""  # the memory block for the top of a system prompt ("" when nothing applies)
     block_tokens: int = 0
     # What loading every current record of the space would cost (statements only), for contrast.

@@ -26,8 +26,9 @@ from forethought.pipeline.capture import capture_session, scrub
 from forethought.pipeline.check import MAX_DRAFT_CHARS, check_draft
 from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.memorize import Memorized, memorize
+from forethought.pipeline.promote import promote_excerpt
 from forethought.pipeline.reports import Answer, Brief, CheckReport
-from forethought.pipeline.review import approve, approve_all
+from forethought.pipeline.review import Submission, approve, approve_all
 from forethought.pipeline.trace import Trace
 from forethought.pipeline.transcripts import parse_transcript, started_at
 from forethought.pipeline.turn import TurnResult, run_turn
@@ -92,9 +93,14 @@ class Pipeline:
         self.memory.own(scope)
         return run_turn(self.memory, scope, message, session_id=session_id, model=self.model, brief_limit=brief_limit)
 
-    def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = ()) -> Brief:
+    def brief(
+        self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = (), max_excerpts: int = 3
+    ) -> Brief:
         self.memory.own(scope)
-        return build_brief(self.memory, scope, check_query(task), model=self.model, limit=limit, file_paths=file_paths)
+        return build_brief(
+            self.memory, scope, check_query(task), model=self.model, limit=limit, file_paths=file_paths,
+            max_excerpts=max_excerpts,
+        )  # fmt: skip
 
     def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
         self.memory.own(scope)
@@ -143,6 +149,23 @@ class Pipeline:
             progress("captured")
         result = memorize(self.memory, scope, session, model=self.model, source=source, progress=progress)
         return SessionSubmission(session=session, result=result)
+
+    def promote_excerpt(
+        self,
+        scope: Scope,
+        session_id: str,
+        turn_index: int,
+        quote: str,
+        *,
+        kind: str | None = None,
+        statement: str | None = None,
+        source: str = "api",
+    ) -> Submission:
+        """A brief's past-session excerpt as a candidate record, through validation and review."""
+        self.memory.own(scope)
+        return promote_excerpt(
+            self.memory, scope, session_id, turn_index, quote, kind=kind, statement=statement, source=source
+        )
 
     # -- review ----------------------------------------------------------------------------
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:

@@ -20,6 +20,7 @@ __all__ = [
     "NewRecord",
     "RecordFilter",
     "ScoredId",
+    "TurnHit",
     "Vector",
 ]
 
@@ -100,6 +101,15 @@ class Job:
 @dataclass(frozen=True)
 class ScoredId:
     record_id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class TurnHit:
+    """A captured turn that matched a keyword search over sessions (higher `score` is better)."""
+
+    session_id: str
+    turn_index: int
     score: float
 
 

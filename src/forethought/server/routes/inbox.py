@@ -8,8 +8,18 @@ from forethought.domain import Status
 from forethought.server.deps import PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
+from forethought.server.schemas.admin import RejectionOut, SubmittedItemOut
 from forethought.server.schemas.common import ERRORS, Page, RecordOut
-from forethought.server.schemas.records import ApproveAllIn, ApprovedOut, ApproveIn, EditIn, RejectIn, SupersedeWithIn
+from forethought.server.schemas.records import (
+    ApproveAllIn,
+    ApprovedOut,
+    ApproveIn,
+    EditIn,
+    FromExcerptIn,
+    FromExcerptOut,
+    RejectIn,
+    SupersedeWithIn,
+)
 
 __all__ = ["router"]
 
@@ -32,6 +42,33 @@ def pending(subject: SubjectDep, page: PageDep) -> Page[RecordOut]:
 def approve_all(subject: SubjectDep, body: ApproveAllIn | None = None) -> ApprovedOut:
     done = subject.memory.approve_all(subject.scope, high_confidence=(body or ApproveAllIn()).high_confidence)
     return ApprovedOut(approved=[RecordOut.of(r) for r in done])
+
+
+@router.post(
+    "/from-excerpt", status_code=201, summary="File a brief's past-session excerpt as a candidate",
+    response_model=FromExcerptOut,
+)  # fmt: skip
+def from_excerpt(subject: SubjectDep, body: FromExcerptIn) -> FromExcerptOut:
+    """The quote must be verbatim from that turn of a session of this subject (422 otherwise; 404
+    for a session that is not theirs). It is validated, scrubbed and related like anything captured."""
+    done = subject.memory.promote_excerpt(
+        subject.scope, body.session_id, body.turn_index, body.quote, kind=body.kind, statement=body.statement
+    )
+    return FromExcerptOut(
+        items=[
+            SubmittedItemOut(
+                outcome=i.outcome,
+                relation=i.relation.label.value,
+                target_id=i.relation.target_id,
+                record=RecordOut.of(i.record),
+            )
+            for i in done.items
+        ],
+        rejected=[
+            RejectionOut(rule=r.rule, reason=r.reason, kind=r.candidate.kind, statement=r.candidate.statement)
+            for r in done.rejected
+        ],
+    )
 
 
 @router.post("/{record_id}/approve", summary="Approve a candidate", response_model=RecordOut)

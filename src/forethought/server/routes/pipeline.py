@@ -45,7 +45,9 @@ def recall(subject: SubjectDep, body: RecallIn) -> RecallOut:
 
 @router.post("/brief", summary="The memory that applies to a task, and its prompt block", response_model=BriefOut)
 def brief(subject: SubjectDep, body: BriefIn) -> BriefOut:
-    made = subject.memory.brief(subject.scope, body.task, limit=body.limit, file_paths=body.file_paths)
+    made = subject.memory.brief(
+        subject.scope, body.task, limit=body.limit, file_paths=body.file_paths, max_excerpts=body.max_excerpts
+    )
     return BriefOut.of(made)
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "BriefOut",
     "CheckIn",
     "CheckOut",
+    "ExcerptOut",
     "FilteredOut",
     "HitOut",
     "RecallIn",
@@ -96,6 +97,23 @@ class BriefIn(_In):
     task: str = Field(max_length=MAX_QUERY, description="What the model is about to do.")
     limit: int = Field(default=5, ge=1, le=50)
     file_paths: list[str] = Field(default_factory=list, max_length=100)
+    max_excerpts: int = Field(
+        default=3, ge=0, le=10, description="Past-session excerpts allowed in the room the records leave (0: none)."
+    )
+
+
+class ExcerptOut(BaseModel):
+    """A verbatim passage of a past session: unreviewed, never a rule (promote it through
+    `POST .../inbox/from-excerpt` to make it a candidate)."""
+
+    session_id: str
+    session_title: str
+    turn_index: int
+    role: str
+    speaker: str | None
+    occurred_at: datetime
+    quote: str
+    score: float
 
 
 class BriefItemOut(BaseModel):
@@ -113,6 +131,7 @@ class BriefOut(BaseModel):
     task: str
     used: list[BriefItemOut]
     filtered: list[FilteredOut]
+    excerpts: list[ExcerptOut] = Field(description="Unreviewed past-session passages, labelled as such in the block.")
     block: str = Field(description="The memory block for the top of a system prompt (data, not instructions).")
     block_tokens: int
     all_memory_tokens: int
@@ -127,8 +146,9 @@ class BriefOut(BaseModel):
     @classmethod
     def of(cls, brief: Brief) -> BriefOut:
         return cls(
-            **brief.model_dump(exclude={"used", "filtered", "usage"}),
+            **brief.model_dump(exclude={"used", "filtered", "usage", "excerpts"}),
             usage=brief.usage,
+            excerpts=[ExcerptOut(**e.model_dump(mode="json")) for e in brief.excerpts],
             used=[BriefItemOut(record=RecordOut.of(i.record), reason=i.reason, score=i.score) for i in brief.used],
             filtered=[FilteredOut(record=RecordOut.of(i.record), reason=i.reason) for i in brief.filtered],
             heuristic=brief.mode == "heuristic",

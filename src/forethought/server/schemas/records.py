@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain import CheckPatterns, Role
 from forethought.domain.limits import MAX_EXTERNAL_ID, MAX_STATEMENT
+from forethought.pipeline.promote import MAX_QUOTE
+from forethought.server.schemas.admin import RejectionOut, SubmittedItemOut
 from forethought.server.schemas.common import AuditEventOut, RecordOut
 
 __all__ = [
@@ -114,3 +116,25 @@ class ApproveAllIn(_In):
 
 class ApprovedOut(BaseModel):
     approved: list[RecordOut]
+
+
+class FromExcerptIn(_In):
+    """A brief's excerpt to file as a candidate: where it was said and its words, verbatim."""
+
+    session_id: str = Field(min_length=1, max_length=64)
+    turn_index: int = Field(ge=0, le=100_000)
+    quote: str = Field(min_length=1, max_length=MAX_QUOTE)
+    kind: str | None = Field(
+        default=None,
+        max_length=64,
+        description="One of the app's kinds; without it the app's extractor reads the quote.",
+    )
+    statement: str | None = Field(default=None, max_length=MAX_STATEMENT, description="The rule in your words.")
+
+
+class FromExcerptOut(BaseModel):
+    """What the passage gave: candidates (pending unless the app's policy approves them), records
+    it added evidence to, and what the validator refused, with its rule."""
+
+    items: list[SubmittedItemOut]
+    rejected: list[RejectionOut]

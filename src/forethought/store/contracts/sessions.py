@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from forethought.domain import AuditEvent, Session, Turn
+from forethought.store.types import TurnHit
 
 __all__ = ["SessionStore"]
 
@@ -36,3 +37,9 @@ class SessionStore(ABC):
     @abstractmethod
     def list(self, space_id: str, *, limit: int = 100, before_id: str | None = None) -> builtins.list[Session]:
         """Newest first; with `before_id`, only sessions older than that one (a keyset cursor)."""
+
+    @abstractmethod
+    def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
+        """The person's and agent's turns of this space's sessions that contain any of `words`
+        (matched as the keyword index stems them; never read as query syntax), best first.
+        Tool output and system text are not searched."""

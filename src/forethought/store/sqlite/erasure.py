@@ -67,6 +67,7 @@ def purge(db: Database, *, secure_fts_delete: bool) -> None:
     def run() -> None:
         if not secure_fts_delete:
             conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+            conn.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     try:

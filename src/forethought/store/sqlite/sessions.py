@@ -1,4 +1,5 @@
-"""Sessions on SQLite: a row per session, a row per turn, read back in turn order."""
+"""Sessions on SQLite: a row per session, a row per turn, read back in turn order; the person's and
+agent's turns also go to `turns_fts`, the keyword index that past-session excerpts search."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from forethought.domain import AuditEvent, Session, Turn
+from forethought.domain import AuditEvent, Role, Session, Turn
 from forethought.domain.times import format_time
 from forethought.errors import NotFound
 from forethought.store.contracts import SessionStore
@@ -15,10 +16,13 @@ from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import require_space
 from forethought.store.sqlite.rows import session_from_rows, session_values
 from forethought.store.sqlite.sql import newest_first
+from forethought.store.types import TurnHit
 
 __all__ = ["SQLiteSessions"]
 
 _INSERT_TURN = "INSERT INTO turns (session_id, idx, role, speaker, text, occurred_at) VALUES (?, ?, ?, ?, ?, ?)"
+_INDEX_TURN = "INSERT INTO turns_fts (body, space, session, turn) VALUES (?, ?, ?, ?)"
+_SEARCHED = (Role.USER, Role.AGENT)  # what people and agents said; tool output and system text are not
 
 
 class SQLiteSessions(SessionStore):
@@ -33,6 +37,7 @@ class SQLiteSessions(SessionStore):
                 session_values(session),
             )
             conn.executemany(_INSERT_TURN, [_turn_values(session.id, t) for t in session.turns])
+            _index(conn, session.space_id, session.id, session.turns)
             insert_events(conn, events)
 
         self._db.write(write)
@@ -43,6 +48,7 @@ class SQLiteSessions(SessionStore):
             if row is None or not self._db.own(space_id, row[0]):
                 raise NotFound(f"no session {session_id!r} in this space")
             conn.executemany(_INSERT_TURN, [_turn_values(session_id, t) for t in turns])
+            _index(conn, row[0], session_id, turns)
 
         self._db.write(write)
 
@@ -71,6 +77,24 @@ class SQLiteSessions(SessionStore):
         sql, args = newest_first("sessions", "id", space_id, limit, before_id)
         ids = [r[0] for r in self._db.fetch(sql, args)]
         return [self.get(space_id, i) for i in ids]
+
+    def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
+        wanted = [w for w in dict.fromkeys(words) if w.strip()]
+        if not wanted or limit < 1:
+            return []
+        # Every word is quoted, so nothing a user types is read as FTS syntax.
+        expression = " OR ".join('"' + w.replace('"', '""') + '"' for w in wanted)
+        rows = self._db.fetch(
+            "SELECT session, turn, space, bm25(turns_fts) AS rank FROM turns_fts"
+            " WHERE turns_fts MATCH ? AND space = ? ORDER BY rank LIMIT ?",
+            (expression, space_id, limit),
+        )
+        # bm25() is lower-is-better; flipped so that higher is better, as every score here.
+        return [TurnHit(r[0], int(r[1]), -float(r[3])) for r in rows if self._db.own(space_id, r[2])]
+
+
+def _index(conn: Any, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+    conn.executemany(_INDEX_TURN, [(t.text, space_id, session_id, t.index) for t in turns if t.role in _SEARCHED])
 
 
 def _turn_values(session_id: str, turn: Turn) -> tuple[Any, ...]:

@@ -68,6 +68,7 @@ class SQLiteSpaces(SpaceStore):
         def erase(conn: Any) -> int:
             rowids = [r[0] for r in conn.execute("SELECT rowid FROM records WHERE space_id = ?", (space_id,))]
             delete_rows(conn, rowids)
+            conn.execute("DELETE FROM turns_fts WHERE space = ?", (space_id,))
             conn.execute("DELETE FROM sessions WHERE space_id = ?", (space_id,))
             conn.execute("DELETE FROM audit_events WHERE space_id = ?", (space_id,))
             conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))

@@ -52,6 +52,8 @@ class SQLiteStore(Store):
         self.dim = dim
         conn = self._db.conn()
         retrying(lambda: apply_migrations(conn))
+        if secure:
+            self._secure_turn_index()
         self.spaces = SQLiteSpaces(self._db, self.vectors, secret=self._load_secret(), secure_fts_delete=secure)
         self.records = SQLiteRecords(self._db, self.vectors, dim=dim, secure_fts_delete=secure)
         self.search = SQLiteSearch(self._db, self.vectors)
@@ -64,6 +66,13 @@ class SQLiteStore(Store):
 
     def close(self) -> None:
         self._db.close()
+
+    def _secure_turn_index(self) -> None:
+        """Set the persistent FTS5 secure-delete option on the session index (migration 8) once;
+        opening a database that has it writes nothing."""
+        found = self._db.fetch("SELECT v FROM turns_fts_config WHERE k = 'secure-delete'", ())
+        if not found or str(found[0][0]) != "1":
+            self._db.write(lambda c: c.execute("INSERT INTO turns_fts (turns_fts, rank) VALUES ('secure-delete', 1)"))
 
     def _load_secret(self) -> bytes:
         def load(conn: Any) -> bytes:

@@ -1,5 +1,6 @@
-"""The brief for a task: the memory that applies (each with its reason), what was filtered and
-why, and the memory block a model would receive."""
+"""The brief for a task: the memory that applies (each with its reason), unreviewed past-session
+excerpts (each can be filed in the inbox), what was filtered and why, and the memory block a model
+would receive."""
 
 from __future__ import annotations
 
@@ -31,5 +32,6 @@ def brief(request: Request, place: PlaceDep, task: str = "") -> Response:
         title="Brief",
         task=task,
         brief=made,
+        kinds=sorted(place.scope.app.kinds),
         error=error,
     )

@@ -89,6 +89,28 @@ def _back(place: Place) -> RedirectResponse:
     return RedirectResponse(place.url("inbox"), status_code=303)
 
 
+@router.post("/from-excerpt")
+def from_excerpt(
+    place: FormPlaceDep,
+    session_id: Annotated[str, Form(max_length=64)] = "",
+    turn_index: Annotated[int, Form(ge=0, le=100_000)] = 0,
+    quote: Annotated[str, Form(max_length=2_000)] = "",
+    kind: Annotated[str, Form(max_length=64)] = "",
+) -> RedirectResponse:
+    """A brief's past-session excerpt filed as a candidate (it then waits here like any other)."""
+    try:
+        done = place.memory.promote_excerpt(
+            place.scope, session_id, turn_index, quote, kind=kind.strip() or None, source="web"
+        )
+    except (InvalidInput, NotFound) as exc:
+        place.viewer.notify(str(exc), error=True)
+    else:
+        filed = ", ".join(f"{i.record.handle} ({i.outcome})" for i in done.items) or "nothing"
+        refused = f"; refused: {', '.join(r.rule for r in done.rejected)}" if done.rejected else ""
+        place.viewer.notify(f"Filed the excerpt as {filed}{refused}.")
+    return _back(place)
+
+
 @router.post("/{record_id}/approve")
 def approve(
     place: FormPlaceDep,
