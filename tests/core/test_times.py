@@ -34,6 +34,7 @@ def test_a_zoned_time_is_kept_as_the_same_instant_in_utc() -> None:
         ("", "empty timestamp"),
         ("next tuesday", "'next tuesday' is not an ISO 8601 timestamp"),
         ("2026-13-45T10:00Z", "is not an ISO 8601 timestamp"),
+        ("0001-01-01T00:00:00+01:00", "is out of range in UTC"),
         ("2026-02-09T10:00Z" * 20, r"^occurred_at: not an ISO 8601 timestamp \(e\.g\."),  # not echoed back
     ],
 )

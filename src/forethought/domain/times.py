@@ -25,12 +25,15 @@ def parse_time(value: str | datetime, *, field: str = "time", zoned: bool = Fals
     """
     example = _ZONED_EXAMPLE if zoned else _EXAMPLE
     parsed = value if isinstance(value, datetime) else _parse_text(value, field=field, example=example)
+    shown = "the time given" if isinstance(value, datetime) else repr(value.strip())
     if parsed.tzinfo is None:
         if zoned:
-            shown = "the time given" if isinstance(value, datetime) else repr(value.strip())
             raise InvalidInput(f"{field}: {shown} has no time zone; give one ({example})")
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # year 1 east of UTC, or year 9999 west of it
+        raise InvalidInput(f"{field}: {shown} is out of range in UTC") from None
 
 
 def _parse_text(value: str, *, field: str, example: str) -> datetime:
