@@ -41,6 +41,9 @@ def test_the_tools_are_listed_with_schemas_and_read_only_annotations(tmp_path: P
             submit = tools["forethought_submit_session"].annotations
             assert submit is not None and submit.destructive_hint is False
             assert tools["forethought_recall"].input_schema["properties"]["k"]["maximum"] == 50
+            submit_args = tools["forethought_submit_session"].input_schema["properties"]
+            assert submit_args["human"]["anyOf"][0]["maxLength"] == 80
+            assert "time zone" in submit_args["occurred_at"]["description"]
             assert set(tools["forethought_submit_session"].input_schema["properties"]["format"]["enum"]) == {
                 "auto",
                 "text",
@@ -82,6 +85,11 @@ BAD_CALLS: list[tuple[str, dict[str, object], str]] = [
     ("forethought_submit_session", {"transcript": "User: hi", "project": "apexcart"}, "title: Field required"),
     ("forethought_submit_session", {"transcript": "{oops", "title": "t", "project": "apexcart"}, "transcript"),
     ("forethought_submit_session", {"transcript": "x", "title": "t", "project": "p", "format": "xml"}, "format"),
+    (
+        "forethought_submit_session",
+        {"transcript": "User: hi", "title": "t", "project": "p", "occurred_at": "2026-02-09T14:30"},
+        "occurred_at: '2026-02-09T14:30' has no time zone",
+    ),
     ("forethought_ask", {"question": "   ", "project": "apexcart"}, "is empty"),
     ("forethought_recall", {"query": "x", "project": "apexcart", "k": 51}, "k: Input should be less than or equal"),
     ("forethought_recall", {"query": "x", "project": "apexcart", "k": True}, "k: Input should be a valid integer"),

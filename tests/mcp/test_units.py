@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import ast
 import logging
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
 
-from forethought import Forethought, Status
+from forethought import Forethought, Role, Status
 from forethought.errors import BackendError, Conflict, InvalidInput, NotFound, StoreBusy
 from forethought.mcp_server import Caller, build_server
 from forethought.mcp_server.errors import error_message
@@ -61,6 +63,60 @@ def test_the_space_comes_from_the_callers_workspace(memory: Forethought) -> None
 
     assert "W1 uses Postgres." in run(lambda: rulebook("w1"))
     assert "No current rules" in run(lambda: rulebook("w2"))
+
+
+# Two named people: without `human` both are people; with it, only Rita's rules are hers to make.
+NAMED = """Kwame: We always vendor the exporter's wheels.
+Rita: We decided to pin numpy below 2 for the exporter.
+Kwame: Noted, I will pin it.
+Rita: Never run the exporter against the production bucket.
+"""
+
+
+def _submit(memory: Forethought, **extra: Any) -> Any:  # the tool's CallToolResult
+    server = build_server(memory, lambda ctx: Caller(workspace="w1"))
+    arguments = {"transcript": NAMED, "title": "chat", "project": "wharf", **extra}
+
+    async def scenario() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool("forethought_submit_session", arguments)
+
+    return run(scenario)
+
+
+def test_submit_session_takes_the_person_and_when_it_happened(memory: Forethought) -> None:
+    result = _submit(memory, human=" Rita ", occurred_at="2026-02-09T15:30:00+01:00")
+    assert not result.is_error, text(result)
+    assert [p["statement"] for p in result.structured_content["pending"]] == [
+        "We decided to pin numpy below 2 for the exporter."
+    ]
+    wharf = memory.scope("project", "wharf", workspace="w1")
+    when = datetime(2026, 2, 9, 14, 30, tzinfo=UTC)
+    (session,) = memory.list_sessions(wharf)
+    assert session.created_at == when and session.id == result.structured_content["session"]
+    pending = memory.inbox(wharf).pending
+    assert pending and all(r.provenance.asserted_by is Role.USER and r.occurred_at == when for r in pending)
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"occurred_at": "2026-02-09T14:30"}, "invalid input: occurred_at: '2026-02-09T14:30' has no time zone"),
+        ({"occurred_at": "2026-02-09"}, "invalid input: occurred_at: '2026-02-09' has no time zone"),
+        ({"occurred_at": "soon"}, "invalid input: occurred_at: 'soon' is not an ISO 8601 timestamp"),
+        ({"occurred_at": 1770647400}, "invalid input: occurred_at: Input should be a valid string"),
+        ({"human": "   "}, "invalid input: human: String should have at least 1 character"),
+        ({"human": "R" * 81}, "invalid input: human: String should have at most 80 characters"),
+    ],
+)
+def test_submit_session_refuses_a_bad_person_or_time_and_stores_nothing(
+    memory: Forethought, extra: dict[str, Any], expected: str
+) -> None:
+    result = _submit(memory, **extra)
+    message = text(result)
+    assert result.is_error and message.startswith(expected), message
+    assert "\n" not in message and "Traceback" not in message
+    assert memory.list_sessions(memory.scope("project", "wharf", workspace="w1")) == []
 
 
 def test_the_rulebook_groups_current_records_by_kind_then_area(memory: Forethought) -> None:

@@ -182,6 +182,9 @@ def test_a_caller_dates_an_undated_session_and_names_the_person(memory: Forethou
     assert all(i.record.occurred_at == when for i in done.result.submission.items)
     with pytest.raises(InvalidInput, match="time zone"):
         memory.submit_session(wharf, text, title="chat", occurred_at=datetime(2026, 2, 9))
+    with pytest.raises(InvalidInput, match="human: is empty"):
+        memory.submit_session(wharf, text, title="chat", human="  ")
+    assert len(memory.list_sessions(wharf)) == 1  # the refused ones stored nothing
 
 
 FAKE_KEY = "sk-proj-" + secrets.token_hex(16)  # made here, never a real key

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+import pytest
 from fastapi.testclient import TestClient
 
 import forethought
@@ -11,6 +14,12 @@ from tests.server.conftest import Api
 SESSION = """User: We decided to format dates with date-fns; never use moment.js in this project.
 Assistant: Understood.
 User: The staging database is read-only; never write test data there.
+"""
+# Two named people: without `human` both are people; with it, only Rita's rules are hers to make.
+NAMED = """Kwame: We always vendor the exporter's wheels.
+Rita: We decided to pin numpy below 2 for the exporter.
+Kwame: Noted, I will pin it.
+Rita: Never run the exporter against the production bucket.
 """
 
 
@@ -130,6 +139,45 @@ def test_sessions_accept_messages(api: Api) -> None:
     assert made.status_code == 201, made.text
     assert [t["role"] for t in made.json()["session"]["turns"]] == ["user", "agent"]
     assert made.json()["items"][0]["outcome"] in ("approved", "pending")
+
+
+def test_sessions_take_the_person_and_when_it_happened(api: Api) -> None:
+    base = api.url("project", "wharf")
+    body = {"title": "chat", "text": NAMED, "human": " Rita ", "occurred_at": "2026-02-09T15:30:00+01:00"}
+    made = api.post(f"{base}/sessions", json=body)
+    assert made.status_code == 201, made.text
+    session = made.json()["session"]
+    when = datetime(2026, 2, 9, 14, 30, tzinfo=UTC)
+    assert datetime.fromisoformat(session["created_at"]) == when
+    assert [(t["role"], t["speaker"]) for t in session["turns"]][:2] == [("agent", "Kwame"), ("user", "Rita")]
+    records = [i["record"] for i in made.json()["items"]]
+    assert [r["statement"] for r in records] == ["We decided to pin numpy below 2 for the exporter."]
+    assert all(r["provenance"]["asserted_by"] == "user" for r in records)
+    assert all(datetime.fromisoformat(r["occurred_at"]) == when for r in records)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"occurred_at": "2026-02-09T14:30"}, "occurred_at: '2026-02-09T14:30' has no time zone; give one (e.g."),
+        ({"occurred_at": "2026-02-09"}, "occurred_at: '2026-02-09' has no time zone"),
+        ({"occurred_at": "next tuesday"}, "occurred_at: 'next tuesday' is not an ISO 8601 timestamp"),
+        ({"occurred_at": 1770647400}, "occurred_at: Input should be a valid string"),
+        ({"human": "   "}, "human: String should have at least 1 character"),
+        ({"human": "R" * 81}, "human: String should have at most 80 characters"),
+        ({"human": "Ri\x1bta"}, "human: contains control characters"),
+    ],
+)
+def test_sessions_refuse_a_bad_person_or_time_and_store_nothing(
+    api: Api, extra: dict[str, object], message: str
+) -> None:
+    base = api.url("project", "wharf")
+    refused = api.post(f"{base}/sessions", json={"title": "chat", "text": NAMED, **extra})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["error"]["message"].startswith(message), refused.text
+    assert "Traceback" not in refused.text
+    assert api.get(f"{base}/sessions").json()["items"] == []
+    assert api.get(f"{base}/inbox").json()["items"] == []
 
 
 def test_approve_all(api: Api) -> None:

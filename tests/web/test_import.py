@@ -4,10 +4,11 @@ and the progress events the page with JavaScript follows."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
-from forethought import Forethought, InvalidInput, SpaceKey
+from forethought import Forethought, InvalidInput, Role, Scope, SpaceKey
 from forethought.web.jobs import plan_import
 from tests.conftest import scope_of
 from tests.web.conftest import Browser
@@ -15,6 +16,14 @@ from tests.web.conftest import Browser
 IMPORT = "/web/apps/generic/notes/import"
 NOTES = SpaceKey(workspace="acme", subject_type="generic", subject_id="notes")
 TEXT = "User: We decided to use Postgres for the ledger service.\nAssistant: Noted.\n"
+WHARF = "/web/apps/project/wharf/import"
+# Two named people: without a person's name both are people; with it, only Rita's rules are hers.
+NAMED = """Kwame: We always vendor the exporter's wheels.
+Rita: We decided to pin numpy below 2 for the exporter.
+Kwame: Noted, I will pin it.
+Rita: Never run the exporter against the production bucket.
+"""
+WHEN = datetime(2026, 2, 9, 14, 30, tzinfo=UTC)
 
 
 def test_a_plain_transcript_is_one_session() -> None:
@@ -107,3 +116,61 @@ def test_a_bad_transcript_is_refused_before_a_job_starts(alice: Browser) -> None
     refused = alice.post(f"{IMPORT}/jobs", data={"text": "  "})
     assert refused.status_code == 422
     assert "paste a transcript" in refused.json()["error"]
+
+
+def test_the_plan_names_the_person_and_dates_every_session() -> None:
+    (plain,) = plan_import(NAMED)
+    assert {t.role for t in plain.turns} == {Role.USER} and plain.occurred_at is None
+    (named,) = plan_import(NAMED, human="Rita", occurred_at=WHEN)
+    assert [t.role for t in named.turns] == [Role.AGENT, Role.USER, Role.AGENT, Role.USER]
+    assert named.occurred_at == WHEN
+
+
+def _wharf(memory: Forethought) -> Scope:
+    return memory.scope("project", "wharf", workspace="acme")
+
+
+def _assert_dated_and_the_persons(memory: Forethought) -> None:
+    (session,) = memory.list_sessions(_wharf(memory))
+    assert session.created_at == WHEN
+    pending = memory.inbox(_wharf(memory)).pending
+    assert [r.statement for r in pending] == ["We decided to pin numpy below 2 for the exporter."]
+    assert all(r.provenance.asserted_by is Role.USER and r.occurred_at == WHEN for r in pending)
+
+
+def test_the_form_takes_the_persons_name_and_when_it_happened(alice: Browser, memory: Forethought) -> None:
+    fields = {"text": NAMED, "human": " Rita ", "occurred_at": "2026-02-09T15:30+01:00"}
+    page = alice.post(WHARF, data=fields)
+    assert page.status_code == 200, page.text
+    assert "To review</dt><dd>1</dd>" in page.text
+    _assert_dated_and_the_persons(memory)
+
+
+def test_an_import_job_takes_the_persons_name_and_when_it_happened(alice: Browser, memory: Forethought) -> None:
+    started = alice.post(f"{WHARF}/jobs", data={"text": NAMED, "human": "Rita", "occurred_at": "2026-02-09T14:30Z"})
+    assert started.status_code == 202, started.text
+    with alice.client.stream("GET", started.json()["events"]) as stream:
+        finished = [line for line in stream.iter_lines() if '"finished": true' in line]
+    assert finished and '"stage": "done"' in finished[0]
+    _assert_dated_and_the_persons(memory)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"occurred_at": "2026-02-09T14:30"}, "when it happened: &#39;2026-02-09T14:30&#39; has no time zone"),
+        ({"occurred_at": "9 Feb, half two"}, "when it happened: &#39;9 Feb, half two&#39; is not an ISO 8601"),
+        ({"human": "R" * 81}, "person&#39;s name: 81 characters, over the limit of 80"),
+    ],
+)
+def test_a_bad_name_or_date_shows_the_form_again_and_stores_nothing(
+    alice: Browser, memory: Forethought, fields: dict[str, str], message: str
+) -> None:
+    page = alice.post(WHARF, data={"text": NAMED, "title": "exporter", "format": "text", **fields})
+    assert page.status_code == 422
+    assert message in page.text and 'id="import-error"' in page.text
+    assert 'value="exporter"' in page.text and '<option value="text" selected>' in page.text  # what was typed is kept
+    assert next(iter(fields.values())) in page.text.replace("&#39;", "'")
+    refused = alice.post(f"{WHARF}/jobs", data={"text": NAMED, **fields})
+    assert refused.status_code == 422 and message.replace("&#39;", "'") in refused.json()["error"]
+    assert memory.list_sessions(_wharf(memory)) == []

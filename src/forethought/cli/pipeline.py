@@ -9,6 +9,8 @@ from typing import Any
 from forethought.cli.context import Context, Output, read_file_arg, read_text_arg
 from forethought.cli.render import record_json
 from forethought.domain.candidates import Candidate, Rejection
+from forethought.domain.limits import check_speaker
+from forethought.domain.times import parse_time
 from forethought.errors import InvalidInput
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
@@ -28,10 +30,15 @@ def _rejection(r: Rejection) -> dict[str, Any]:
     return {"rule": r.rule, "reason": r.reason, "kind": r.candidate.kind, "statement": r.candidate.statement}
 
 
+def _human(a: argparse.Namespace) -> str | None:
+    return None if a.human is None else check_speaker(a.human, field="--human")
+
+
 def extract(ctx: Context) -> Output:
+    human = _human(ctx.args)
     transcript = read_file_arg(ctx.args.file, field_name="transcript")
     # no database involved
-    result = dry_run(ctx.app, transcript, model=ctx.model(), fmt=ctx.args.format, human=ctx.args.human)
+    result = dry_run(ctx.app, transcript, model=ctx.model(), fmt=ctx.args.format, human=human)
     data = {
         "mode": result.mode,
         "degraded": result.degraded,
@@ -76,10 +83,11 @@ def _submission(s: Submission) -> tuple[dict[str, Any], list[str]]:
 def submit(ctx: Context) -> Output:
     a = ctx.args
     # parsed before any write
-    turns = parse_transcript(read_file_arg(a.file, field_name="transcript"), fmt=a.format, human=a.human)
+    when = None if a.occurred_at is None else parse_time(a.occurred_at, field="--occurred-at", zoned=True)
+    turns = parse_transcript(read_file_arg(a.file, field_name="transcript"), fmt=a.format, human=_human(a))
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
-    result = memory.submit_session(ctx.scope, turns, title=a.title or a.file)
+    result = memory.submit_session(ctx.scope, turns, title=a.title or a.file, occurred_at=when)
     data, lines = _submission(result.result.submission)
     data.update({"session": result.session.id, "mode": result.result.mode, "degraded": result.result.degraded})
     head = f"session {result.session.id}: {len(result.session.turns)} turns, extractor {result.result.mode}"
@@ -247,6 +255,11 @@ def register(add: Add) -> None:
     p.add_argument("--file", required=True, metavar="TRANSCRIPT")
     p.add_argument("--format", default="auto", choices=FORMATS)
     p.add_argument("--human", metavar="NAME", help="in a plain-text chat between named speakers: the person")
+    p.add_argument(
+        "--occurred-at",
+        metavar="ISO",
+        help="when a transcript without times happened, with its time zone (e.g. 2026-03-04T10:12:00Z)",
+    )
     p.add_argument("--title")
 
     p = add("chat", "one governed turn: recall, brief, generate, check, remember; prints the reply")

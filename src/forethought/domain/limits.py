@@ -18,6 +18,7 @@ __all__ = [
     "MAX_ATTRIBUTES_BYTES",
     "MAX_EXTERNAL_ID",
     "MAX_QUERY",
+    "MAX_SPEAKER",
     "MAX_STATEMENT",
     "MAX_TAGS",
     "MAX_TAG_LENGTH",
@@ -28,6 +29,7 @@ __all__ = [
     "check_name",
     "check_patterns",
     "check_query",
+    "check_speaker",
     "check_statement",
     "check_tags",
     "clean_text",
@@ -39,6 +41,7 @@ MAX_TAGS = 32
 MAX_TAG_LENGTH = 64
 MAX_EXTERNAL_ID = 200
 MAX_NAME = 200
+MAX_SPEAKER = 80  # a speaker's name in a transcript ("Maria: ..."); the plain-text reader takes 41
 MAX_ATTRIBUTES_BYTES = 16_384
 MAX_K = 200
 
@@ -78,6 +81,11 @@ def check_query(value: object) -> str:
 
 def check_name(value: object, *, field: str) -> str:
     return clean_text(value, field=field, limit=MAX_NAME)
+
+
+def check_speaker(value: object, *, field: str = "human") -> str:
+    """A speaker's name, such as the person among the named speakers of a transcript."""
+    return clean_text(value, field=field, limit=MAX_SPEAKER)
 
 
 def check_kind(value: object) -> str:

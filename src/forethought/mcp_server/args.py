@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from forethought.domain.limits import MAX_NAME, MAX_QUERY
+from forethought.domain.limits import MAX_NAME, MAX_QUERY, MAX_SPEAKER
+from forethought.domain.times import MAX_TIME_CHARS
 from forethought.pipeline.check import MAX_DRAFT_CHARS
 
 __all__ = [
@@ -34,6 +35,7 @@ MAX_FILES = 50
 MAX_PATH = 500
 
 FilePath = Annotated[str, Field(min_length=1, max_length=MAX_PATH)]
+Speaker = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SPEAKER)]
 
 
 class ToolArgs(BaseModel):
@@ -94,6 +96,22 @@ class SubmitArgs(ToolArgs):
     title: str = Field(min_length=1, max_length=MAX_NAME, description="A short title for the session.")
     format: Literal["auto", "text", "json", "jsonl", "markdown", "cursor"] = Field(
         default="auto", description="How the transcript is written; 'auto' detects it."
+    )
+    human: Speaker | None = Field(
+        default=None,
+        description=(
+            "In a plain-text chat between named speakers ('Maria: ...'): the person's name; every other "
+            "speaker is the assistant side."
+        ),
+    )
+    occurred_at: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_TIME_CHARS,
+        description=(
+            "When the session happened, for a transcript without times: an ISO 8601 time with a time zone, "
+            "e.g. '2026-03-04T10:12:00Z' or '2026-03-04T11:12:00+01:00'."
+        ),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forethought.domain import Record
-from forethought.domain.times import format_time
+from forethought.domain.times import format_time, parse_time
 from forethought.errors import InvalidInput
 from forethought.facade import Forethought, Scope
 from forethought.mcp_server import render
@@ -127,7 +127,16 @@ def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
 
 
 def submit_session(call: Call, args: SubmitArgs) -> tuple[SubmitResult, str]:
-    done = call.memory.submit_session(call.scope, args.transcript, title=args.title, fmt=args.format, source="mcp")
+    when = None if args.occurred_at is None else parse_time(args.occurred_at, field="occurred_at", zoned=True)
+    done = call.memory.submit_session(
+        call.scope,
+        args.transcript,
+        title=args.title,
+        fmt=args.format,
+        source="mcp",
+        human=args.human,
+        occurred_at=when,
+    )
     items = done.result.submission.items
 
     def of(outcome: str) -> list[SubmittedOut]:

@@ -16,8 +16,8 @@ from forethought.apps.base import App
 from forethought.domain import Record, Session, Status, Turn, new_id
 from forethought.domain.candidates import Candidate, Rejection
 from forethought.domain.limits import check_query, clean_text
-from forethought.domain.times import utcnow
-from forethought.errors import InvalidInput, NotFound
+from forethought.domain.times import parse_time, utcnow
+from forethought.errors import NotFound
 from forethought.llm.base import ChatModel
 from forethought.memory import Memory, Scope
 from forethought.pipeline.ask import ask
@@ -134,8 +134,7 @@ class Pipeline:
         validated, filed (a long transcript spends most of its time extracting)."""
         self.memory.own(scope)
         # Bad input fails here, before any write.
-        if occurred_at is not None and occurred_at.tzinfo is None:
-            raise InvalidInput("occurred_at: give a time zone (e.g. 2026-03-04T10:12:00Z)")
+        when = None if occurred_at is None else parse_time(occurred_at, field="occurred_at", zoned=True)
         turns = (
             list(transcript)
             if isinstance(transcript, Sequence) and not isinstance(transcript, (str, bytes))
@@ -143,7 +142,7 @@ class Pipeline:
         )
         # An imported session is dated when it happened (its first timestamped turn, or what the
         # caller says), so what it gives to remember is too; a live one without times is dated now.
-        when = occurred_at or started_at(turns)
+        when = when or started_at(turns)
         session = capture_session(self.memory, scope, turns, title=title, source=source, created_at=when)
         if progress is not None:
             progress("captured")

@@ -16,6 +16,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from forethought.domain import SpaceKey, Turn
@@ -61,6 +62,7 @@ class Progress:
 class PlannedSession:
     title: str
     turns: list[Turn]
+    occurred_at: datetime | None = None  # when it happened, as the importer said (aware)
 
 
 @dataclass
@@ -111,8 +113,16 @@ def _split(text: str, fmt: str) -> list[tuple[object, str, str]]:
     return [(None, text, fmt)]
 
 
-def plan_import(data: bytes | str, *, fmt: str = "auto", title: str = "imported transcript") -> list[PlannedSession]:
-    """Every session of the transcript, parsed and checked; raises InvalidInput before any write."""
+def plan_import(
+    data: bytes | str,
+    *,
+    fmt: str = "auto",
+    title: str = "imported transcript",
+    human: str | None = None,
+    occurred_at: datetime | None = None,
+) -> list[PlannedSession]:
+    """Every session of the transcript, parsed and checked; raises InvalidInput before any write.
+    `human` names the person among named speakers; `occurred_at` dates every session of it."""
     if fmt not in FORMATS:
         raise InvalidInput(f"format: {fmt!r} is not one of {', '.join(FORMATS)}")
     if isinstance(data, bytes):
@@ -125,7 +135,7 @@ def plan_import(data: bytes | str, *, fmt: str = "auto", title: str = "imported 
     base = title.strip()[:MAX_TITLE] or "imported transcript"
     parts = _split(data, fmt)
     return [
-        PlannedSession(_title(base, own, i, len(parts)), parse_transcript(text, fmt=part_fmt))
+        PlannedSession(_title(base, own, i, len(parts)), parse_transcript(text, fmt=part_fmt, human=human), occurred_at)
         for i, (own, text, part_fmt) in enumerate(parts)
     ]
 
@@ -148,7 +158,14 @@ def run_import(memory: Forethought, scope: Scope, plan: list[PlannedSession], re
             step = _STAGES.index(stage) + 1 if stage in _STAGES else 0
             report("remember", start + (width * step) // len(_STAGES), f"{where}: {stage}")
 
-        done = memory.submit_session(scope, planned.turns, title=planned.title, source="import", progress=stage_done)
+        done = memory.submit_session(
+            scope,
+            planned.turns,
+            title=planned.title,
+            source="import",
+            occurred_at=planned.occurred_at,
+            progress=stage_done,
+        )
         result = done.result.submission
         summary.pending += result.count("pending")
         summary.approved += result.count("approved")

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from forethought.domain import Turn
+from forethought.domain.limits import check_speaker
 from forethought.errors import InvalidInput
 from forethought.pipeline.transcripts.common import MAX_TRANSCRIPT_BYTES, MAX_TURN_CHARS, MAX_TURNS, Parsed
 from forethought.pipeline.transcripts.logs import from_objects
@@ -32,7 +33,7 @@ def parse_transcript(data: bytes | str, *, fmt: str = "auto", human: str | None 
     text = _decode(data)
     if fmt not in FORMATS:
         raise InvalidInput(f"transcript: unknown format {fmt!r} ({', '.join(FORMATS)})")
-    parsed = _read(text, fmt, human)
+    parsed = _read(text, fmt, None if human is None else check_speaker(human))
     if not parsed:
         raise InvalidInput("transcript: no turns found")
     if len(parsed) > MAX_TURNS:

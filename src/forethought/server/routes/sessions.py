@@ -6,6 +6,7 @@ import json
 
 from fastapi import APIRouter
 
+from forethought.domain.times import parse_time
 from forethought.server.deps import PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
@@ -27,12 +28,17 @@ router = APIRouter(prefix=f"{SUBJECT}/sessions", tags=["sessions"], responses=ER
 @router.post("", status_code=201, summary="Capture a transcript and send its memories to review")
 def submit_session(subject: SubjectDep, body: SessionCreate) -> SubmissionOut:
     """Secrets are scrubbed before anything is stored; candidates the app's policy approves become
-    active at once, the rest wait in the inbox; validator rejections are listed with their rule."""
+    active at once, the rest wait in the inbox; validator rejections are listed with their rule.
+    `human` names the person among named speakers; `occurred_at` (with its time zone) dates a
+    session whose transcript carries no times."""
+    when = None if body.occurred_at is None else parse_time(body.occurred_at, field="occurred_at", zoned=True)
     if body.messages is not None:
         transcript, fmt = json.dumps({"messages": [m.model_dump() for m in body.messages]}), "json"
     else:
         transcript, fmt = body.text or "", body.format
-    done = subject.memory.submit_session(subject.scope, transcript, title=body.title, fmt=fmt, source="api")
+    done = subject.memory.submit_session(
+        subject.scope, transcript, title=body.title, fmt=fmt, source="api", human=body.human, occurred_at=when
+    )
     s = done.result.submission
     return SubmissionOut(
         session=SessionOut.of(done.session),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from forethought.domain import Role, Session, Space, Turn
 from forethought.domain.keys import ApiKey
+from forethought.domain.limits import MAX_SPEAKER
+from forethought.domain.times import MAX_TIME_CHARS
 from forethought.server.schemas.common import RecordOut
 
 __all__ = [
@@ -104,6 +106,9 @@ class MessageIn(_In):
     speaker: str | None = None
 
 
+Speaker = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SPEAKER)]
+
+
 class SessionCreate(_In):
     """A transcript to capture: `text` ("Speaker: line" chat, JSON or JSON Lines) or `messages`."""
 
@@ -111,6 +116,21 @@ class SessionCreate(_In):
     text: str | None = Field(default=None, description="The transcript as text, in `format`.")
     messages: list[MessageIn] | None = Field(default=None, max_length=5000)
     format: Literal["auto", "text", "json", "jsonl", "markdown", "cursor"] = "auto"
+    human: Speaker | None = Field(
+        default=None,
+        description=(
+            'In a plain-text chat between named speakers ("Maria: ..."): the person\'s name; every other '
+            "speaker is the assistant side."
+        ),
+    )
+    occurred_at: str | None = Field(
+        default=None,
+        max_length=MAX_TIME_CHARS,
+        description=(
+            "When the session happened, for a transcript without times: an ISO 8601 time with a time zone "
+            "(e.g. 2026-03-04T10:12:00Z or 2026-03-04T11:12:00+01:00). It wins over the transcript's own times."
+        ),
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> SessionCreate:

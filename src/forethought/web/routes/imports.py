@@ -3,18 +3,24 @@
 Without JavaScript the form posts to `.../import` and the import runs in the request, ending on
 a result page. With JavaScript (static/app.js) the same form posts to `.../import/jobs`, the
 import runs in a thread, and the page follows `.../import/jobs/{id}/events` (server-sent events)
-to draw its progress bar. Both parse everything first, so bad input changes nothing.
+to draw its progress bar. Both parse everything first, so bad input changes nothing. The form
+may name the person among the transcript's named speakers and say when the session happened
+(an ISO 8601 time with its time zone) for a transcript that carries no times.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFile
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from forethought.domain.limits import MAX_SPEAKER, check_speaker
+from forethought.domain.times import MAX_TIME_CHARS, parse_time
 from forethought.errors import InvalidInput
 from forethought.pipeline.transcripts import MAX_TRANSCRIPT_BYTES
 from forethought.web.deps import FormPlaceDep, Place, PlaceDep
@@ -33,20 +39,65 @@ Text = Annotated[str, Form()]
 Upload = Annotated[UploadFile | None, File()]
 
 
-def _form(request: Request, place: Place, *, error: str | None = None, status: int = 200, text: str = "") -> Response:
+@dataclass(frozen=True)
+class ImportFields:
+    """What the form sent besides the file, kept to show the form again after an error."""
+
+    text: str = ""
+    format: str = "auto"
+    title: str = ""
+    human: str = ""
+    occurred_at: str = ""
+
+
+def _fields(
+    text: Text = "", format: Text = "auto", title: Text = "", human: Text = "", occurred_at: Text = ""
+) -> ImportFields:
+    return ImportFields(text=text, format=format, title=title, human=human, occurred_at=occurred_at)
+
+
+FieldsDep = Annotated[ImportFields, Depends(_fields)]
+
+
+def _form(
+    request: Request, place: Place, *, error: str | None = None, status: int = 200, fields: ImportFields | None = None
+) -> Response:
     return page(
-        request, "import.html", place=place, status=status, title="Import", formats=FORMATS, error=error, text=text
+        request,
+        "import.html",
+        place=place,
+        status=status,
+        title="Import",
+        formats=FORMATS,
+        error=error,
+        fields=fields or ImportFields(),
+        max_speaker=MAX_SPEAKER,
+        max_time=MAX_TIME_CHARS,
     )
 
 
-async def _plan(text: str, file: UploadFile | None, fmt: str, title: str) -> list[PlannedSession]:
-    data: bytes | str = text
+def _human(fields: ImportFields) -> str | None:
+    name = fields.human.strip()
+    return check_speaker(name, field="person's name") if name else None
+
+
+def _when(fields: ImportFields) -> datetime | None:
+    when = fields.occurred_at.strip()
+    return parse_time(when, field="when it happened", zoned=True) if when else None
+
+
+async def _plan(fields: ImportFields, file: UploadFile | None) -> list[PlannedSession]:
+    human, when = _human(fields), _when(fields)
+    data: bytes | str = fields.text
+    title = fields.title
     if file is not None and file.filename:
         data = await file.read(MAX_TRANSCRIPT_BYTES + 1)
         title = title.strip() or file.filename
         if not data:
             raise InvalidInput(f"transcript: {file.filename} is empty")
-    return plan_import(data, fmt=fmt, title=title.strip() or "imported transcript")
+    return plan_import(
+        data, fmt=fields.format, title=title.strip() or "imported transcript", human=human, occurred_at=when
+    )
 
 
 @router.get("")
@@ -55,19 +106,12 @@ def import_form(request: Request, place: PlaceDep) -> Response:
 
 
 @router.post("")
-async def import_now(
-    request: Request,
-    place: FormPlaceDep,
-    text: Text = "",
-    format: Text = "auto",
-    title: Text = "",
-    file: Upload = None,
-) -> Response:
+async def import_now(request: Request, place: FormPlaceDep, fields: FieldsDep, file: Upload = None) -> Response:
     """The form without JavaScript: import in the request, then show the result."""
     try:
-        plan = await _plan(text, file, format, title)
+        plan = await _plan(fields, file)
     except InvalidInput as exc:
-        return _form(request, place, error=str(exc), status=422, text=text)
+        return _form(request, place, error=str(exc), status=422, fields=fields)
     events: list[str] = []
     summary = await asyncio.to_thread(
         run_import, place.memory, place.scope, plan, lambda _s, _p, message: events.append(message)
@@ -76,16 +120,10 @@ async def import_now(
 
 
 @router.post("/jobs")
-async def start_import(
-    place: FormPlaceDep,
-    text: Text = "",
-    format: Text = "auto",
-    title: Text = "",
-    file: Upload = None,
-) -> JSONResponse:
+async def start_import(place: FormPlaceDep, fields: FieldsDep, file: Upload = None) -> JSONResponse:
     """The form with JavaScript: start the import, answer where to follow it."""
     try:
-        plan = await _plan(text, file, format, title)
+        plan = await _plan(fields, file)
     except InvalidInput as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
     job = place.viewer.state.imports.start(place.memory, place.scope, plan)
