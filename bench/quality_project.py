@@ -11,9 +11,10 @@ earlier one is retained as a candidate and approved with `supersedes=` (the revi
 
 Brief (`tasks.jsonl`, default limit 5): precision = |briefed ∩ (must ∪ may)| / |briefed|, recall =
 |briefed ∩ must| / |must|, both micro over tasks; forbidden-task rate = share of tasks whose brief
-holds a must-not rule. Check (`drafts.jsonl`, records recalled for the draft): a finding is right
-when it cites the labelled rule and its excerpt and the labelled line overlap (normalised, either
-way); precision over findings, recall over labelled violations.
+holds a must-not rule. Check (`drafts.jsonl`, records recalled for the draft, which is checked with
+its file path, as an agent knows the file it writes): a finding is right when it cites the labelled
+rule and its excerpt and the labelled line overlap (normalised, either way); precision over
+findings, recall over labelled violations.
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ def score_check(memory: Forethought, folder: Path, stored: Stored) -> dict[str, 
     drafts = read_jsonl(folder / "drafts.jsonl")
     for draft in drafts:
         scope = memory.scope("project", draft["project"])
-        report = memory.check(scope, (folder / draft["file"]).read_text("utf-8"))
+        report = memory.check(scope, (folder / draft["file"]).read_text("utf-8"), path=draft["file"])
         cited = [(stored.rule_of.get(v.record_id, "?"), v.excerpt) for v in report.violations]
         wanted = draft["violations"]
         good = [any(r == w["rule"] and overlaps(e, w["line"]) for w in wanted) for r, e in cited]

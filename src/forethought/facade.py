@@ -321,9 +321,12 @@ class Forethought:
         in the room left (at most `max_excerpts`), and the memory block."""
         return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths, max_excerpts=max_excerpts)
 
-    def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
-        """Violations of memory in `draft` (deterministic checks, and the judge with a model)."""
-        return self.pipeline.check(scope, draft, records=records)
+    def check(
+        self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None, path: str | None = None
+    ) -> CheckReport:
+        """Violations of memory in `draft` (deterministic checks, and the judge with a model); `path`,
+        the file the draft is for, keeps rules about other files off it."""
+        return self.pipeline.check(scope, draft, records=records, path=path)
 
     def ask(self, scope: Scope, question: str) -> Answer:
         """An answer drawn only from memory, citing the records it relies on."""

@@ -68,3 +68,26 @@ def test_a_name_the_rule_also_allows_is_never_banned() -> None:
     rule = "Dates use date-fns; date-fns-tz stays, but moment-timezone is not used."
     assert hits(rule, "import { format } from 'date-fns';\nimport { zonedTimeToUtc } from 'date-fns-tz';") == []
     assert hits(rule, "import moment from 'moment-timezone';")
+
+
+@pytest.mark.parametrize(
+    ("rule", "bad", "good"),
+    [
+        ("Amounts are integer cents; never floats or toFixed.", "const s = (c / 100).toFixed(2);", "const s = fmt(c);"),
+        ("Nothing allocates after boot: no malloc or k_malloc.", "buf = k_malloc(64);", "static uint8_t buf[64];"),
+        (
+            "State lives in TanStack Query; Redux is not added.",
+            "import { useSelector } from 'react-redux';",
+            "import { useQuery } from '@tanstack/react-query';",
+        ),
+        (
+            "Styles use vanilla-extract; no new .module.css files.",
+            "import s from './A.module.css';",
+            "import * as s from './A.css';",
+        ),
+        ("Evaluation runs through eval-cli (make judge is gone).", "make judge", "eval-cli compare --baseline main"),
+    ],
+)
+def test_names_after_a_negation_and_spoken_commands_are_banned(rule: str, bad: str, good: str) -> None:
+    assert hits(rule, bad) == [bad]
+    assert hits(rule, good) == []

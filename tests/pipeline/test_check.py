@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from forethought import Forethought, InvalidInput, Record
 from forethought.apps.base import App, KindSpec, PolicyFinding, Review
 from forethought.apps.generic import APP as GENERIC
+from forethought.apps.project.patterns import derive_patterns
 from forethought.domain import CheckPatterns, Session, Status
 from forethought.domain.candidates import Candidate
 from forethought.domain.times import utcnow
@@ -345,3 +346,42 @@ def test_over_http_a_server_error_degrades(memory: Forethought, server: FakeOpen
     report = run_http(memory, server, [cookie])
     assert report.degraded is not None and "provider_unavailable" in report.degraded
     assert [v.source for v in report.violations] == ["pattern"] and not report.clean
+
+
+# -- scope: the draft's path and the rule's words ------------------------------------------------
+
+
+def test_a_require_of_a_tsx_rule_does_not_fire_on_a_python_draft(memory: Forethought) -> None:
+    record = put(memory, "Every screen in .tsx files must go through withTheme().",
+                 check=CheckPatterns(require=(r"\bwithTheme\s*\(",)))  # fmt: skip
+    scope = memory.scope(APP, SPACE)
+    python = check_draft(memory.memory, scope, "def screen():\n    return 1\n", records=[record], path="app/screen.py")
+    assert python.violations == []
+    tsx = check_draft(memory.memory, scope, "export const Screen = () => null;", records=[record], path="app/S.tsx")
+    assert [v.rule for v in tsx.violations] == ["misses a pattern memory requires"]
+
+
+def test_a_derived_forbid_quotes_the_offending_line_and_spares_its_neighbour(memory: Forethought) -> None:
+    check = derive_patterns("Never call `legacyFetch`; use the api client.")
+    record = put(memory, "Never call `legacyFetch`; use the api client.", check=check)
+    draft = "const a = modernFetch(url);\n  const b = legacyFetch(url);\n"
+    report = check_draft(memory.memory, memory.scope(APP, SPACE), draft, records=[record], path="web/api.ts")
+    assert [v.excerpt for v in report.violations] == ["const b = legacyFetch(url);"]
+
+
+def test_a_forbid_stays_off_the_place_the_rule_exempts(memory: Forethought) -> None:
+    statement = "No package outside internal/store imports pgx."
+    record = put(memory, statement, check=derive_patterns(statement))
+    draft = 'package planner\n\nimport (\n\t"github.com/jackc/pgx/v5"\n)\n'
+    scope = memory.scope(APP, SPACE)
+    outside = check_draft(memory.memory, scope, draft, records=[record], path="internal/planner/plan.go")
+    assert [v.excerpt for v in outside.violations] == ['"github.com/jackc/pgx/v5"']
+    inside = check_draft(memory.memory, scope, draft, records=[record], path="internal/store/db.go")
+    assert inside.violations == []
+
+
+def test_the_facade_takes_the_drafts_path(memory: Forethought) -> None:
+    record = put(memory, "No retry logic in Python.", check=CheckPatterns(forbid=(r"\bretry\b",)))
+    scope = memory.scope(APP, SPACE)
+    assert memory.check(scope, "retry = 3", records=[record], path="svc/a.py").violations
+    assert memory.check(scope, "retry := 3", records=[record], path="svc/a.go").violations == []

@@ -2,11 +2,14 @@
 (or, given none, the current records recalled for it); every violation quotes the draft verbatim.
 
 Sources (the first wins when two report the same excerpt for the same record):
-- `pattern`: `check.forbid` regexes that match (excerpt: the matching lines) and `check.require`
-  regexes that never match (excerpt "": nothing to quote; with recalled records, only for records
-  the heuristic judge finds applicable). Run as written with `re.MULTILINE`; a pattern that does
-  not compile, is too long or nests quantifiers (`(a+)+` can backtrack for ever) is skipped and
-  reported. Drafts over `MAX_DRAFT_CHARS` are refused.
+- `pattern`: `check.forbid` regexes that match (excerpt: the matching lines, verbatim) and
+  `check.require` regexes that never match (excerpt "": nothing to quote; with recalled records,
+  only for records the heuristic judge finds applicable). Both are gated by scope
+  (`check_scope`): the draft's `path` (else its content) against the rule's own words, evidence
+  and area — a require fires only where the rule's scope matches the draft, a forbid never on a
+  language the rule places itself outside or in a place it exempts ("outside internal/store").
+  Run as written with `re.MULTILINE`; a pattern that does not compile, is too long or nests
+  quantifiers (`(a+)+` can backtrack for ever) is skipped and reported. Drafts over `MAX_DRAFT_CHARS` are refused.
 - `action`: a clause *recommending* an action a record says failed. It recommends when it or its
   sentence has a cue ("try", "you should", "let's", "I recommend", a leading imperative) and does
   not itself look back ("already", "tried", "didn't", "instead of"): "you already tried X" passes.
@@ -32,12 +35,13 @@ from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
 from forethought.pipeline.applies import heuristic_applicability
 from forethought.pipeline.brief import elapsed_ms, query_for
+from forethought.pipeline.check_scope import DraftFacts, draft_facts, forbid_applies, require_applies, rule_scope
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
 from forethought.text.sentences import sentences
 from forethought.text.words import salient_words
 
-__all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "check_draft", "failed_action"]
+__all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "MAX_PATH_CHARS", "check_draft", "failed_action"]
 
 # Cosine similarity at which a recommended clause is the failed action in other words. Set on the
 # shipped MiniLM model with generic pairs (not the bench fixtures): paraphrases of one action
@@ -46,6 +50,7 @@ __all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "check_draf
 ACTION_SIMILARITY = 0.72
 LOW_CONFIDENCE = 0.6
 MAX_DRAFT_CHARS = 200_000
+MAX_PATH_CHARS = 1_000
 # `Violation.rule` for each way a draft can go against memory (what a trace keeps).
 RULE_FORBIDDEN = "matches a pattern memory forbids"
 RULE_REQUIRED = "misses a pattern memory requires"
@@ -104,8 +109,10 @@ def check_draft(
     *,
     records: Sequence[Record] | None = None,
     model: ChatModel | None = None,
+    path: str | None = None,
 ) -> CheckReport:
-    """Violations of memory in `draft`; `records` are those the draft was written with."""
+    """Violations of memory in `draft`; `records` are those the draft was written with, `path` the
+    file the draft is for (it decides which rules' patterns apply; without it the content does)."""
     if len(draft) > MAX_DRAFT_CHARS:
         raise InvalidInput(f"draft: longer than {MAX_DRAFT_CHARS} characters")
     app = scope.app
@@ -117,7 +124,7 @@ def check_draft(
     else:
         provided = [r for r in records if r.status is Status.ACTIVE]
         relevant = {r.id for r in provided}
-    found, skipped = _patterns(draft, provided, relevant)
+    found, skipped = _patterns(draft, provided, relevant, draft_facts(draft, path))
     step = time.perf_counter()
     found += _actions(memory, app, draft, provided)
     timings["actions"] = elapsed_ms(step)
@@ -179,14 +186,17 @@ def _compile(pattern: str) -> re.Pattern[str] | str:
 
 
 def _patterns(
-    draft: str, records: Sequence[Record], relevant: set[str]
+    draft: str, records: Sequence[Record], relevant: set[str], facts: DraftFacts
 ) -> tuple[list[Violation], list[SkippedPattern]]:
     found: list[Violation] = []
     skipped: list[SkippedPattern] = []
     for record in records:
         if record.check is None:
             continue
-        rules = [(p, True) for p in record.check.forbid] + [(p, False) for p in record.check.require]
+        scope = rule_scope(record)
+        forbids = record.check.forbid if forbid_applies(scope, facts) else ()
+        requires = record.check.require if require_applies(scope, facts) else ()
+        rules = [(p, True) for p in forbids] + [(p, False) for p in requires]
         for pattern, forbid in rules:
             compiled = _compile(pattern)
             if isinstance(compiled, str):

@@ -23,7 +23,7 @@ from forethought.memory import Memory, Scope
 from forethought.pipeline.ask import ask
 from forethought.pipeline.brief import build_brief
 from forethought.pipeline.capture import capture_session, scrub
-from forethought.pipeline.check import MAX_DRAFT_CHARS, check_draft
+from forethought.pipeline.check import MAX_DRAFT_CHARS, MAX_PATH_CHARS, check_draft
 from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.memorize import Memorized, memorize
 from forethought.pipeline.promote import promote_excerpt
@@ -102,10 +102,13 @@ class Pipeline:
             max_excerpts=max_excerpts,
         )  # fmt: skip
 
-    def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None) -> CheckReport:
+    def check(
+        self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None, path: str | None = None
+    ) -> CheckReport:
         self.memory.own(scope)
         text = clean_text(draft, field="draft", limit=MAX_DRAFT_CHARS)
-        return check_draft(self.memory, scope, text, records=records, model=self.model)
+        where = clean_text(path, field="path", limit=MAX_PATH_CHARS) if path is not None else None
+        return check_draft(self.memory, scope, text, records=records, model=self.model, path=where)
 
     def ask(self, scope: Scope, question: str) -> Answer:
         self.memory.own(scope)

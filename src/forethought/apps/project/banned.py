@@ -8,16 +8,20 @@ A rule is cut into clauses (at `;`, `.`, dashes, brackets, "but"); in a clause t
 - in a clause that says something is out ("banned", "removed", "deprecated", "not allowed", "no
   longer used"), its code-shaped names (backticked, dotted, camelCase, snake_case, packages and
   paths with `/`, `-`, `@`, `.module.css`) and capitalised product names (`Redux`, `Luxon`);
-- a code-shaped or capitalised name after "no" ("no Redux");
+- a code-shaped or capitalised name after "no" ("no Redux"), and the code-shaped names of a list
+  right after "never", "no" or "avoid" ("never floats or toFixed", "no new .module.css files");
+- a command of two or three plain words said to be gone ("make judge is gone"), matched whole;
 - `select *` when the clause says it.
+"X is deprecated, use Y" is two clauses: Y is what the rule allows.
 A verb with an object ("never send the X-Debug header to production", "import icons from A, not
 B") is a scoped rule, not a ban on the name: the phrase rules in `patterns.py` handle those, and
 this module adds nothing when they already derived a pattern.
 A name the rule also uses in a clause that does not negate is never banned ("log/slog only; zap
 ... not allowed" bans zap, not slog). Code-shaped names are found as tokens anywhere in the
-draft; plain and capitalised words only on import lines (`import`, `from`, `require`, `#include`,
-`use`, a Go import-block line), where an everyday word is almost never an accident. Every
-pattern escapes the name and uses bounded repetition only.
+draft (a suffix such as `.module.css` at the end of a file name; a capitalised product name also
+on import lines in any case, so "Redux" finds `react-redux`); plain words only on import lines
+(`import`, `from`, `require`, `#include`, `use`, a Go import-block line), where an everyday word
+is almost never an accident. Every pattern escapes the name and uses bounded repetition only.
 """
 
 from __future__ import annotations
@@ -26,16 +30,21 @@ import re
 
 from forethought.apps.project.areas import code_identifiers
 
-__all__ = ["banned_patterns"]
+__all__ = ["banned_patterns", "import_line"]
 
-_CLAUSE = re.compile(r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)")
+_CLAUSE = re.compile(
+    r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)"
+    r"|,\s+(?=(?:use|prefer|go\s+through)\b)"  # "X is deprecated, use Y": Y is what the rule allows
+)
 _NEGATES = re.compile(
-    r"\b(?:not|never|no\s+longer|no\s+new|banned|forbidden|removed|dropped|deprecated|instead\s+of|rather\s+than|"
+    r"\b(?:not|never|no|no\s+longer|no\s+new|banned|forbidden|removed|dropped|deprecated|instead\s+of|rather\s+than|"
     r"avoid|don'?t|mustn'?t|isn'?t|aren'?t|gone)\b",
     re.I,
 )
 _EXCEPTION = re.compile(r"\b(?:without|unless|except|other\s+than)\b", re.I)
 _ITEM = r"`?@?[\w][\w@./+-]*`?"
+_ITEM_AT = r"`?[.@]?[\w][\w@.+-]*`?"  # an item after a negation: a name, package or suffix (no paths)
+_SEP = r"(?:\s*,\s*|\s+(?:or|nor|and)\s+|\s*/\s*)"
 _SUBJECT = re.compile(
     rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+"
     r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?"
@@ -53,6 +62,16 @@ _BAN_PHRASE = re.compile(
     re.I,
 )
 _NO_NAME = re.compile(r"\bno\s+(@?[\w][\w@./+-]*)", re.I)
+# The list a negation word opens ("never floats or toFixed", "no new .module.css files", "no malloc or k_malloc").
+_AFTER_NEGATION = re.compile(
+    rf"\b(?:never|no|avoid|not)\s+(?:(?:new|more|such|any|other)\s+)?(?P<list>{_ITEM_AT}(?:{_SEP}{_ITEM_AT}){{0,6}})",
+    re.I,
+)
+# A command or phrase of two or three plain words said to be out ("make judge is gone").
+_PHRASE_OUT = re.compile(
+    r"^(?:the\s+)?(?P<phrase>[a-z][\w-]*(?:\s+[a-z][\w-]*){1,2})\s+(?:is|are)\s+(?:now\s+)?"
+    r"(?:gone|removed|deprecated|banned|dead|no\s+longer\s+(?:used|allowed|supported))\b"
+)
 _CAPS_WORDS = (
     "The A An No Never Not Only All Every Each Any We Our It This That These Those Use Uses Do Don Don't "
     "Always Also And Or But If When Then Still New Old"
@@ -85,14 +104,43 @@ def _banned_in(clause: str) -> tuple[set[str], set[str]]:
     if _BAN_PHRASE.search(clause):
         code |= _code_names(clause)
     code |= {m.group(1) for m in _NO_NAME.finditer(clause) if m.group(1) in _code_names(clause)}
+    for m in _AFTER_NEGATION.finditer(clause):
+        for item in re.split(_SEP, m.group("list")):
+            code |= {n for n in _code_names(item) if n[0] == "." or not _CAPITALISED.fullmatch(n)}
     return code, plain - code
 
 
+def _phrases_in(clause: str) -> set[str]:
+    """Multi-word commands a clause says are out (matched whole, never word by word)."""
+    m = _PHRASE_OUT.search(clause)
+    return {m.group("phrase")} if m and not _ENGLISH_CAPS & set(m.group("phrase").title().split()) else set()
+
+
 def _token(name: str) -> str:
+    if name.startswith("."):  # a suffix (".module.css"): found at the end of a file name
+        return re.escape(name) + r"(?![\w-])"
+    if re.fullmatch(r"[A-Za-z_$][\w$]*", name):  # an identifier: also as a method (`x.toFixed(`)
+        return r"(?<![\w$@/-])" + re.escape(name) + r"(?![\w-])"
     return r"(?<![\w.@/-])" + re.escape(name) + r"(?![\w-])"
 
 
-def _on_import_line(word: str) -> str:
+def _phrase(words: str) -> str:
+    return r"(?<![\w-])" + r"[ \t]+".join(re.escape(w) for w in words.split()) + r"(?![\w-])"
+
+
+def _name_patterns(name: str) -> list[str]:
+    """A code-shaped name as a token; a capitalised product name also on import lines in any case
+    ("Redux" → `from 'react-redux'`); a `-py`/`-js` package by its stem on import lines."""
+    stem = _SUFFIX.sub("", name)
+    if stem != name and "/" not in name:
+        return [import_line(stem)]
+    if _CAPITALISED.fullmatch(name):
+        return [_token(name), import_line(name)]
+    return [_token(name)]
+
+
+def import_line(word: str) -> str:
+    """A pattern for `word` on an import line (`import`, `from`, `require`, `#include`, a Go import block)."""
     w = re.escape(word)
     return (
         r"(?im:^[ \t]*(?:import|from|require|#include|using|use)\b[^\n]{0,200}?(?<![\w])" + w + r"(?![\w])"
@@ -105,21 +153,23 @@ def banned_patterns(rule: str) -> list[str]:
     allowed: set[str] = set()
     banned_code: set[str] = set()
     banned_words: set[str] = set()
+    phrases: set[str] = set()
     star = False
     for clause in _clauses(rule):
         if _NEGATES.search(clause) and not _EXCEPTION.search(clause):
             code, plain = _banned_in(clause)
             banned_code |= code
             banned_words |= plain
+            phrases |= _phrases_in(clause)
             star = star or bool(_SELECT_STAR.search(clause))
         else:
             allowed |= _code_names(clause) | {w.lower() for w in re.findall(r"[\w@./+-]+", clause)}
     allowed_lower = {a.lower() for a in allowed}
     out: list[str] = []
     for name in sorted(n for n in banned_code if n.lower() not in allowed_lower):
-        stem = _SUFFIX.sub("", name)
-        out.append(_token(name) if stem == name or "/" in name else _on_import_line(stem))
-    out += [_on_import_line(w) for w in sorted(banned_words - banned_code) if w.lower() not in allowed_lower]
+        out += _name_patterns(name)
+    out += [import_line(w) for w in sorted(banned_words - banned_code) if w.lower() not in allowed_lower]
+    out += [_phrase(p) for p in sorted(phrases)]
     if star:
         out.append(r"(?i:\bselect[ \t]+(?:distinct[ \t]+)?(?:\w{1,40}\.)?\*)")
     return out

@@ -23,7 +23,10 @@ Derivation rules, in order:
    sets or carries a header by name (`X-...`, Authorization, Idempotency-Key) requires the name.
 6. **Banned names** (`banned.py`): names a negating clause of the rule names ("zap, logrus and
    zerolog are not allowed", "click is no longer used", "never use select *").
-7. **Required calls.** A positive rule that names a call written with parentheses
+7. **Shaped forms** (`forms.py`): table writes, sinks (logs, Sentry, console, analytics), exact
+   version pins, return types, snake_case keys, leading wildcards, schema renames and drops,
+   "no X logic in <language>", arguments, "nothing outside P imports X", "only in CI with T".
+8. **Required calls.** A positive rule that names a call written with parentheses
    (`requireRole('admin')`) and says to go through / call / wrap in / use it requires `name(`.
 
 Every pattern escapes the names it embeds, uses only bounded repetition on character classes
@@ -35,6 +38,7 @@ from __future__ import annotations
 import re
 
 from forethought.apps.project.banned import banned_patterns
+from forethought.apps.project.forms import form_patterns
 from forethought.domain.candidates import CheckPatterns
 from forethought.text.words import vocabulary
 
@@ -66,7 +70,13 @@ _FORBID_USE = [
     re.compile(r"\buse\s+`?[@\w][\w@./-]*`?[^,.;]{0,60},\s+not\s+" + _NAME, re.I),
     re.compile(r"\bimport\w*\s+[^,.;]{0,80},\s+not\s+(?:from\s+)?" + _NAME, re.I),
     re.compile(_NAME + r"\s+is\s+(?:banned|deprecated|forbidden|not\s+allowed)", re.I),
+    re.compile(
+        r"\b(?:nothing|nobody|no\s+one|no\s+other\s+code)\s+(?:else\s+)?(?:[\w ]{0,40}?\s)?"
+        r"(?:calls?|uses?|talks?\s+to|touch(?:es)?)\s+(?:the\s+)?" + _NAME + r"\s+directly",
+        re.I,
+    ),
 ]
+_STAR = re.compile(r"^\s*\*")
 _EXCEPTION = re.compile(r"^\W{0,3}(?:\w+\W+){0,3}?(?:without|unless|except|outside|other\s+than)\b", re.I)
 _HEADER = re.compile(r"(?<![\w-])(?P<h>X-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|Authorization|Idempotency-Key)(?![\w-])")
 _POSITIVE = re.compile(r"\b(?:must|always|every|all|each|required?)\b", re.I)
@@ -155,12 +165,13 @@ def _forbidden(rule: str) -> list[str]:
     for m in _SINGLETON.finditer(rule):
         cls = m.group("cls") or m.group("cls2")
         out.append(r"\bnew\s+" + re.escape(cls) + r"\s*\(")
+    out += form_patterns(rule)
     if out:  # the specific rules above already say what is forbidden
         return out
     for rx in _FORBID_USE:
         for m in rx.finditer(rule):
-            if _EXCEPTION.match(rule[m.end() :]):
-                continue
+            if _EXCEPTION.match(rule[m.end() :]) or _STAR.match(rule[m.end() :]):
+                continue  # an exception the regex cannot see; `select *` is banned.py's
             out += _library(m.group("name"))
     return out
 
