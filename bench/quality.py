@@ -2,7 +2,7 @@
 evaluation guide). Blind sets are read by this program only: it prints scores and failing ids,
 never their text.
 
-    .venv/bin/python -m bench.quality [--blind bench/blind/v3 bench/blind/v2 bench/blind/v1] [--out bench/results/quality.json]
+    .venv/bin/python -m bench.quality [--blind bench/blind/v3 bench/blind/v2 ...] [--out bench/results/quality.json]
 
 Each set is taken from the first `--blind` folder that holds it (the newest version first) and
 scored in heuristic mode, each in a fresh store:

@@ -314,16 +314,14 @@ class Forethought:
         """One governed turn: the reply, the session it belongs to, its trace."""
         return self.pipeline.turn(scope, message, session_id=session_id, brief_limit=brief_limit)
 
-    def brief(
-        self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = (), max_excerpts: int = 3
-    ) -> Brief:
-        """The records that apply to `task`, each with its reason, unreviewed past-session excerpts
-        in the room left (at most `max_excerpts`), and the memory block."""
+    def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = (),
+              max_excerpts: int = 3) -> Brief:  # fmt: skip
+        """The records that apply to `task` with reasons, unreviewed past-session excerpts in the
+        room left (at most `max_excerpts`), and the memory block."""
         return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths, max_excerpts=max_excerpts)
 
-    def check(
-        self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None, path: str | None = None
-    ) -> CheckReport:
+    def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None,
+              path: str | None = None) -> CheckReport:  # fmt: skip
         """Violations of memory in `draft` (deterministic checks, and the judge with a model); `path`,
         the file the draft is for, keeps rules about other files off it."""
         return self.pipeline.check(scope, draft, records=records, path=path)

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from forethought import Forethought
 from forethought.apps.project.banned import banned_patterns
 
 
@@ -91,3 +92,13 @@ def test_a_name_the_rule_also_allows_is_never_banned() -> None:
 def test_names_after_a_negation_and_spoken_commands_are_banned(rule: str, bad: str, good: str) -> None:
     assert hits(rule, bad) == [bad]
     assert hits(rule, good) == []
+
+
+def test_a_rule_retained_directly_gets_the_patterns_its_words_give(memory: Forethought) -> None:
+    scope = memory.scope("project", "ferry")
+    record = memory.retain(scope, "Never call `legacyFetch` in the web client; use `apiFetch`.", kind="constraint")
+    assert record.record.check is not None and record.record.check.forbid
+    report = memory.check(scope, "const r = legacyFetch(url)\nconst s = apiFetch(url)\n", path="web/client.ts")
+    assert [v.excerpt for v in report.violations] == ["const r = legacyFetch(url)"]
+    note = memory.retain(scope, "Never call `legacyFetch` again.", kind="note")  # not a checkable kind
+    assert note.record.check is None

@@ -27,3 +27,12 @@ def test_http_brief_lists_excerpts_and_the_inbox_promotes_one(api: Api) -> None:
     other = api.url("project", "harbour")
     assert api.post(f"{other}/inbox/from-excerpt", json=body).status_code == 404
     assert api.post(f"{base}/brief", json={"task": TASK, "max_excerpts": 11}).status_code == 422
+
+
+def test_http_check_takes_the_drafts_path(api: Api) -> None:
+    base = api.url("project", "ferry")
+    rule = {"text": "Never call `legacyFetch` in the web client; use `apiFetch`.", "kind": "constraint"}
+    assert api.post(f"{base}/records", json=rule).status_code == 201
+    found = api.post(f"{base}/check", json={"draft": "const r = legacyFetch(url)\n", "path": "web/client.ts"})
+    assert found.status_code == 200 and found.json()["violations"], found.text
+    assert api.post(f"{base}/check", json={"draft": "x", "path": "p" * 501}).status_code == 422

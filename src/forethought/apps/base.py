@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from forethought.apps.areas import WORK_AREAS, Area
 from forethought.apps.demo import Demo
-from forethought.domain import Record, Session
+from forethought.domain import CheckPatterns, Record, Session
 from forethought.domain.candidates import Candidate
 from forethought.store.types import AppMigration
 
@@ -124,6 +124,12 @@ class App(ABC):
         """The review policy for a candidate; the default is its kind's."""
         spec = self.kinds.get(candidate.kind)
         return spec.review if spec else Review.HUMAN
+
+    def check_patterns(self, kind: str, text: str) -> CheckPatterns | None:
+        """The patterns `check` enforces for a record of `kind` saying `text`, read from its own
+        words by the app's rules, for a record given none (retained directly, or from a model's
+        answer); None when the app derives none."""
+        return None
 
     def slots(self, kind: str, text: str) -> dict[str, Any] | None:
         """The kind's attributes filled from `text` by the app's own rules, for a model's answer

@@ -204,7 +204,8 @@ def brief(ctx: Context) -> Output:
 def check(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
-    report: CheckReport = memory.check(ctx.scope, read_file_arg(ctx.args.file, field_name="draft"))
+    path = ctx.args.path or (None if ctx.args.file == "-" else ctx.args.file)
+    report: CheckReport = memory.check(ctx.scope, read_file_arg(ctx.args.file, field_name="draft"), path=path)
     data = report.model_dump(mode="json")
     pad = " " * 9
     lines = [
@@ -303,6 +304,7 @@ def register(add: Add) -> None:
 
     p = add("check", "check a draft against memory (exit 1 when something goes against it)")
     p.add_argument("--file", required=True, metavar="DRAFT", help="the draft ('-' reads standard input)")
+    p.add_argument("--path", metavar="FILE", help="the file the draft is for (default: --file's own path)")
 
     p = add("ask", "answer a question from memory alone, with citations")
     p.add_argument("question", metavar="QUESTION")

@@ -82,6 +82,9 @@ class CheckArgs(ToolArgs):
         max_length=MAX_CONTENT,
         description="The draft to check: code, a diff, a plan or an answer, before it is delivered.",
     )
+    path: FilePath | None = Field(
+        default=None, description="The file the content is for (keeps other files' rules off it)."
+    )
 
 
 class SubmitArgs(ToolArgs):

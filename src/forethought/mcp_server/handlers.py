@@ -103,7 +103,7 @@ def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
 
 
 def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
-    report = call.memory.check(call.scope, args.content)
+    report = call.memory.check(call.scope, args.content, path=args.path)
     result = CheckResult(
         **call.labels(),
         **call.modes(report.mode, report.degraded),

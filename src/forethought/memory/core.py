@@ -134,6 +134,8 @@ class Memory:
             confidence=confidence,
             provenance=Provenance(asserted_by=asserted_by, source=source),
         )
+        if check is None:  # what the app reads from the rule's own words, if anything
+            check = scope.app.check_patterns(draft.kind, draft.statement)
         if check is not None:
             draft = replace(draft, check=limits.check_patterns(check))
         if status not in (Status.ACTIVE, Status.CANDIDATE):

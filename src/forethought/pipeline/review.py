@@ -69,6 +69,7 @@ class Submission:
 
 
 def _record(
+    app: App,
     space: Space,
     candidate: Candidate,
     relation: Relation | None,
@@ -91,6 +92,8 @@ def _record(
         ),
         confidence=candidate.confidence,
     )
+    # A model's candidate carries no patterns: the app reads them from the statement, as for a retain.
+    check = candidate.check if candidate.check is not None else app.check_patterns(candidate.kind, draft.statement)
     supersedes = (
         (relation.target_id,) if relation and relation.label is RelationLabel.SUPERSEDES and relation.target_id else ()
     )
@@ -98,7 +101,7 @@ def _record(
         space.id, draft, status=Status.CANDIDATE, occurred_at=occurred_at, now=utcnow(), supersedes=supersedes
     )
     return record.model_copy(
-        update={"flags": tuple(f.value for f in candidate.flags), "relation": relation, "check": candidate.check}
+        update={"flags": tuple(f.value for f in candidate.flags), "relation": relation, "check": check}
     )
 
 
@@ -148,7 +151,7 @@ def submit(
             events.append(_evidence_event(target, memory.actor, len(candidate.evidence)))
             submission.items.append(SubmittedItem(target, relation, "merged"))
             continue
-        record = _record(space, candidate, relation, occurred_at=occurred_at, source=source, scrub=scrub)
+        record = _record(app, space, candidate, relation, occurred_at=occurred_at, source=source, scrub=scrub)
         new.append(record)
         events.append(created_event(record, memory.actor))
         if not _auto(app, candidate, relation):
@@ -169,7 +172,7 @@ def submit(
             transitions.extend(retiring)
         submission.items.append(SubmittedItem(active, relation, "approved"))
     for rejection in rejections:
-        record = _record(space, rejection.candidate, None, occurred_at=occurred_at, source=source, scrub=scrub)
+        record = _record(app, space, rejection.candidate, None, occurred_at=occurred_at, source=source, scrub=scrub)
         record = record.model_copy(update={"flags": (*record.flags, f"validator:{rejection.rule}")})
         gone, event = transition(
             record,

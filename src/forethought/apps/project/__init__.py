@@ -16,10 +16,11 @@ from forethought.apps.demo import Demo
 from forethought.apps.project.areas import vote
 from forethought.apps.project.demo import DEMO
 from forethought.apps.project.extract import extract
-from forethought.apps.project.kinds import KINDS
+from forethought.apps.project.kinds import CHECKABLE, KINDS
+from forethought.apps.project.patterns import derive_patterns
 from forethought.apps.project.policy import applicability, policy_findings
 from forethought.apps.project.slots import attributes
-from forethought.domain import Record, Role, Session
+from forethought.domain import CheckPatterns, Record, Role, Session
 from forethought.domain.candidates import Candidate
 
 __all__ = ["APP", "ProjectApp"]
@@ -55,6 +56,9 @@ class ProjectApp(App):
 
     def extract(self, session: Session) -> list[Candidate]:
         return extract(session)
+
+    def check_patterns(self, kind: str, text: str) -> CheckPatterns | None:
+        return derive_patterns(text) if kind in CHECKABLE else None
 
     def slots(self, kind: str, text: str) -> dict[str, Any] | None:
         if kind not in KINDS:

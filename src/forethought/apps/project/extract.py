@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from forethought.apps.project.areas import vote
+from forethought.apps.project.kinds import CHECKABLE
 from forethought.apps.project.patterns import derive_patterns
 from forethought.apps.project.rules import classify
 from forethought.apps.project.slots import attributes
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 
 _SOURCES = (Role.USER, Role.AGENT)
 # Kinds whose statement is a rule that code can break, so patterns are worth deriving.
-_CHECKABLE = frozenset({"decision", "convention", "constraint", "dependency_policy", "process", "architecture"})
 _RULE_KINDS = ("decision", "convention", "constraint", "dependency_policy", "process", "architecture")
 # A sentence becomes a candidate when the judge's calibrated probability that it is durable
 # memory (rule + preference + failed attempt) reaches this (chosen on the tuning sets).
@@ -118,7 +118,7 @@ def _candidate(session: Session, unit: _Unit, kind: str, attrs: dict[str, object
         modality=modality,
         extractor=extractor,
         tags=[f"area:{area}"],
-        check=derive_patterns(unit.body) if kind in _CHECKABLE else None,
+        check=derive_patterns(unit.body) if kind in CHECKABLE else None,
     )
 
 

@@ -15,6 +15,7 @@ from forethought.apps.base import KindSpec, Review
 
 __all__ = [
     "AREAS",
+    "CHECKABLE",
     "KINDS",
     "RENAMED",
     "Architecture",
@@ -131,3 +132,6 @@ KINDS: dict[str, KindSpec] = {
               Architecture),
     )
 }  # fmt: skip
+
+# The kinds whose records get check patterns read from their own words.
+CHECKABLE = frozenset({"decision", "convention", "constraint", "dependency_policy", "process", "architecture"})

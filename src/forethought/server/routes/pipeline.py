@@ -53,7 +53,7 @@ def brief(subject: SubjectDep, body: BriefIn) -> BriefOut:
 
 @router.post("/check", summary="Check a draft against memory", response_model=CheckOut)
 def check(subject: SubjectDep, body: CheckIn) -> CheckOut:
-    return CheckOut.of(subject.memory.check(subject.scope, body.draft))
+    return CheckOut.of(subject.memory.check(subject.scope, body.draft, path=body.path))
 
 
 @router.post("/ask", summary="Answer from memory alone, citing records", response_model=AnswerOut)

@@ -157,6 +157,12 @@ class BriefOut(BaseModel):
 
 class CheckIn(_In):
     draft: str = Field(max_length=MAX_DRAFT_CHARS, description="The draft reply, code or plan to check against memory.")
+    path: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=500,
+        description="The file the draft is for: rules about other files stay off it.",
+    )
 
 
 class CheckOut(BaseModel):
