@@ -142,3 +142,27 @@ def test_questions_tool_output_and_code_are_never_candidates() -> None:
         )
         == []
     )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ok, enough for today.",
+        "ok thanks, that's it for today",
+        "yes leave it out, Aroha decides",
+        "ok opsgenie. and do we migrate the old 800GB?",
+        "Sure, but only for the admin pages.",
+    ],
+)
+def test_a_reply_that_does_more_than_agree_confirms_no_proposal(reply: str) -> None:
+    proposal = "Every handler in internal/api goes through withTx so a failed write rolls back."
+    judge = ScriptedJudge({proposal: (Act.PROPOSAL, "architecture")})
+    assert extract(session(("agent", proposal), ("user", reply)), judge=judge) == []
+
+
+def test_the_agreed_sentence_is_the_last_proposal_of_the_agents_turn() -> None:
+    first = "We could log every retry at debug level."
+    last = "I'd put the retry budget in config/retries.yaml so every worker reads the same limits."
+    judge = ScriptedJudge({first: (Act.PROPOSAL, "convention"), last: (Act.PROPOSAL, "architecture")})
+    [c] = extract(session(("agent", f"{first} {last}"), ("user", "Yes, go with that.")), judge=judge)
+    assert c.evidence[0].quote == last

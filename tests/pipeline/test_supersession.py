@@ -25,7 +25,7 @@ def test_a_later_session_that_amends_a_rule_supersedes_it_and_as_of_follows_the_
         scope = memory.scope("project", "freightly")
         [first] = _session(memory, "We never retry the carrier webhook more than 3 times.", MARCH, "march")
         old = memory.approve(scope, first)
-        [second] = _session(memory, "From now on we retry the carrier webhook up to 5 times instead.", MAY, "may")
+        [second] = _session(memory, "We retry the carrier webhook at most 5 times now, not 3.", MAY, "may")
         candidate = memory.get(scope, second)
         assert candidate.relation is not None and candidate.relation.label is RelationLabel.SUPERSEDES
         assert candidate.relation.target_id == old.id
@@ -45,7 +45,7 @@ def test_an_unrelated_later_rule_is_new_even_when_it_says_now(tmp_path: Path) ->
         [first] = _session(memory, "We never retry the carrier webhook more than 3 times.", MARCH, "march")
         memory.approve(scope, first)
         [second] = _session(
-            memory, "Invoices are now rendered with the shared PDF template in billing/pdf.", MAY, "may"
+            memory, "Invoices must now use the shared PDF template in billing/pdf.", MAY, "may"
         )
         relation = memory.get(scope, second).relation
         assert relation is None or relation.label is RelationLabel.NEW

@@ -29,7 +29,7 @@ __all__ = ["REINSTALL", "WEIGHTS", "WEIGHTS_DIR", "WEIGHTS_SHA256", "Judgement",
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 WEIGHTS = WEIGHTS_DIR / "judge.npz"
 REINSTALL = "pip install --force-reinstall forethought"
-WEIGHTS_SHA256 = "ec163a67d67271f291e3c53e64186a153b655f1ecd47553958542d450c5b3057"
+WEIGHTS_SHA256 = "2f367840d7bbefe3c823a23fbd3612cf054020bd65a45bedb4debb6bf2d8911f"
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,11 @@ _AGREES = re.compile(
     re.I,
 )
 _SHORT_REPLY = 12  # words
+# What may follow "yes"/"ok" in a reply that only agrees ("Yes, do that.", "ok go ahead with it").
+_AGREEING = frozenset(
+    """yes yep yeah sure ok okay please do that it this go ahead with for one let's lets sounds good great
+    perfect agreed exactly fine works me we make sense makes right the plan idea call""".split()  # noqa: SIM905 - a word list
+)
 
 
 @dataclass(frozen=True)
@@ -123,15 +128,19 @@ def _candidate(session: Session, unit: _Unit, kind: str, attrs: dict[str, object
 
 
 def _agreement(session: Session, turn: Turn) -> Evidence | None:
-    """The person's next turn, when all it does is agree ("yes, do that"): a longer reply that
-    goes on to something else agrees with nothing in particular."""
+    """The person's next turn, when all it does is agree ("yes, do that", "ok, go with it"): a
+    reply that goes on to anything else — thanks and a goodbye, a question, another topic, its
+    own wording of the rule — agrees with nothing in particular."""
     after = next((t for t in session.turns if t.index > turn.index and t.role is not Role.TOOL), None)
     if after is None or after.role is not Role.USER or len(after.text.split()) > _SHORT_REPLY:
         return None
-    first = next(iter(sentences(after.text)), "")
-    if not _AGREES.search(first):
+    said = list(sentences(after.text))
+    if len(said) != 1 or "?" in said[0] or (m := _AGREES.search(said[0])) is None:
         return None
-    return Evidence(quote=first, session_id=session.id, turn_index=after.index, role=Role.USER)
+    rest = {w.lower() for w in re.findall(r"[A-Za-z']+", said[0][m.end() :])}
+    if not rest <= _AGREEING:
+        return None
+    return Evidence(quote=said[0], session_id=session.id, turn_index=after.index, role=Role.USER)
 
 
 _DURABLE = (Act.RULE, Act.PREFERENCE, Act.FAILED_ATTEMPT)
@@ -191,17 +200,17 @@ def _judged(session: Session, judge: SentenceJudge) -> list[Candidate]:
 
 
 def _one_per_turn_rule(found: list[Candidate]) -> list[Candidate]:
-    """An agent sentence confirmed by one "yes" is kept once per agent turn (the likeliest)."""
-    best: dict[int, Candidate] = {}
+    """An agent sentence confirmed by one "yes" is kept once per agent turn: the turn's last such
+    sentence, the one the person was answering."""
+    last: dict[int, Candidate] = {}
     out: list[Candidate] = []
     for c in found:
         ev = c.evidence[0]
         if ev.role is Role.AGENT and ev.turn_index is not None:
-            if ev.turn_index not in best or c.confidence > best[ev.turn_index].confidence:
-                best[ev.turn_index] = c
+            last[ev.turn_index] = c  # agent sentences come in turn order
             continue
         out.append(c)
-    return out + list(best.values())
+    return out + list(last.values())
 
 
 def _phrased(session: Session) -> list[Candidate]:
