@@ -44,8 +44,6 @@ def test_an_unrelated_later_rule_is_new_even_when_it_says_now(tmp_path: Path) ->
         scope = memory.scope("project", "freightly")
         [first] = _session(memory, "We never retry the carrier webhook more than 3 times.", MARCH, "march")
         memory.approve(scope, first)
-        [second] = _session(
-            memory, "Invoices must now use the shared PDF template in billing/pdf.", MAY, "may"
-        )
+        [second] = _session(memory, "Invoices must now use the shared PDF template in billing/pdf.", MAY, "may")
         relation = memory.get(scope, second).relation
         assert relation is None or relation.label is RelationLabel.NEW
