@@ -29,7 +29,7 @@ __all__ = ["REINSTALL", "WEIGHTS", "WEIGHTS_DIR", "WEIGHTS_SHA256", "Judgement",
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 WEIGHTS = WEIGHTS_DIR / "judge.npz"
 REINSTALL = "pip install --force-reinstall forethought"
-WEIGHTS_SHA256 = "2f367840d7bbefe3c823a23fbd3612cf054020bd65a45bedb4debb6bf2d8911f"
+WEIGHTS_SHA256 = "50a637846a4a861c92c10a999fb55fa56b056bab5631b9cb103c79d26547f820"
 
 
 @dataclass(frozen=True)

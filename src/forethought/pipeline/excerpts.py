@@ -16,7 +16,8 @@ quote a few passages of past sessions verbatim, labelled unreviewed and dated, n
    `MIN_SCORE`; never a turn a briefed record cites (the record speaks for it) or a retired one
    does (memory has decided on it), nor a passage overtaken by something newer on the same topic
    (a briefed record or another passage at least `SAME_TOPIC` similar: an amended rule's old
-   wording is not quoted beside the new). A passage
+   wording is not quoted beside the new). A turn holding instruction-like text (the validator's
+   injection detector) is never quoted at all: an excerpt is unreviewed, so it fails closed. A passage
    is its sentence with the next and the previous one where they fit in `MAX_CHARS`, a verbatim
    slice of the stored, scrubbed turn.
 
@@ -40,6 +41,7 @@ from forethought.judge import shared_judge
 from forethought.judge.acts import DURABLE
 from forethought.memory import Memory, Scope
 from forethought.pipeline.reports import Excerpt
+from forethought.text.detectors import INJECTION, find_phrase
 from forethought.text.sentences import Sentence, split_sentences
 from forethought.text.words import salient_words, word_key, words
 
@@ -142,6 +144,8 @@ def _candidates(
     found: list[tuple[int, int, _Passage]] = []
     for turn in session.turns:
         if turn.role not in _SAID or (session.id, turn.index) in skip:
+            continue
+        if find_phrase(INJECTION, turn.text) is not None:  # instruction-like text: never quoted to a model
             continue
         distance = min(abs(turn.index - i) for i in matched)
         sentences = split_sentences(turn.text)
