@@ -227,6 +227,7 @@ def test_sessions_round_trip(store: Store) -> None:
     store.sessions.add(session)
     assert store.sessions.get(s, session.id) == session
     assert [x.id for x in store.sessions.list(s)] == [session.id]
+    assert store.sessions.count(s) == 1 and store.sessions.count(space(store, "cy")) == 0
     with pytest.raises(NotFound):
         store.sessions.get(space(store, "ben"), session.id)
 

@@ -156,7 +156,7 @@ def _retired(memory: Memory, scope: Scope, task: str, k: int) -> list[Record]:
 
 def _has_sessions(memory: Memory, scope: Scope) -> bool:
     space = memory.space_of(scope, create=False)
-    return space is not None and bool(memory.store.sessions.list(space.id, limit=1))
+    return space is not None and memory.store.sessions.count(space.id) > 0
 
 
 def _quoted(excerpt: Excerpt) -> memory_block.Quoted:

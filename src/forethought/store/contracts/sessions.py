@@ -39,6 +39,10 @@ class SessionStore(ABC):
         """Newest first; with `before_id`, only sessions older than that one (a keyset cursor)."""
 
     @abstractmethod
+    def count(self, space_id: str) -> int:
+        """How many sessions the space holds (cheap: no turn is read)."""
+
+    @abstractmethod
     def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
         """The person's and agent's turns of this space's sessions that contain any of `words`
         (matched as the keyword index stems them; never read as query syntax), best first.

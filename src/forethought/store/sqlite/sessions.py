@@ -78,6 +78,10 @@ class SQLiteSessions(SessionStore):
         ids = [r[0] for r in self._db.fetch(sql, args)]
         return [self.get(space_id, i) for i in ids]
 
+    def count(self, space_id: str) -> int:
+        rows = self._db.fetch("SELECT COUNT(*) FROM sessions WHERE space_id = ?", (space_id,))
+        return int(rows[0][0])
+
     def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
         wanted = [w for w in dict.fromkeys(words) if w.strip()]
         if not wanted or limit < 1:
