@@ -14,7 +14,6 @@ hash to `PAIRS_SHA256` (else `ModelUnavailable`, and relation falls back to its 
 from __future__ import annotations
 
 import io
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,41 +26,22 @@ from forethought.embed.base import Embedder
 from forethought.embed.onnx_minilm import PinnedFile, verify
 from forethought.errors import ModelUnavailable
 from forethought.judge.model import REINSTALL, WEIGHTS_DIR, shared_judge
-from forethought.text.identifiers import strong_terms
+from forethought.text.amends import CONTRAST, negation_flips, new_value, shares_a_name, word_overlap
 
 __all__ = ["LABELS", "PAIRS", "PAIRS_SHA256", "PairJudge", "PairWeights", "pair_features", "shared_pair_judge"]
 
 Array = npt.NDArray[np.float32]
 LABELS = ("amends", "restates", "related", "unrelated")
 PAIRS = WEIGHTS_DIR / "pairs.npz"
-PAIRS_SHA256 = "67941fc0aabbe49dedb836be082bc648a67d13e9e7f0318c4a05b4be5eaf3fe6"  # train_pairs --final prints it
+PAIRS_SHA256 = "12dbfa4c239e970b31c3603f3352147ba53ebc4618a346ee8e3a9cab079f2517"  # train_pairs --final prints it
 
-_WORD = re.compile(r"[^\W_]+")
-_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
-_CONTRAST = re.compile(
-    r"\b(?:instead|no\s+longer|any\s?more|from\s+now\s+on|going\s+forward|now|chang\w*|switch\w*|mov(?:e|ed|ing)\s+"
-    r"(?:to|from|off)|replac\w*|supersed\w*|scratch|revert\w*|back\s+to|dropp?\w*|as\s+of)\b",
-    re.I,
-)
-_NEGATION = re.compile(r"\b(?:not|never|no|don't|doesn't|isn't|aren't|won't|can't|cannot|without)\b", re.I)
 EXTRA = ("cosine", "overlap", "shared_name", "new_number", "contrast", "negation_flip")
 
 
-def _words(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text)}
-
-
 def _extra(old: str, new: str) -> list[float]:
-    a, b = _words(old), _words(new)
-    overlap = len(a & b) / len(a | b) if a | b else 1.0
-    numbers_old, numbers_new = set(_NUMBER.findall(old)), set(_NUMBER.findall(new))
-    return [
-        overlap,
-        1.0 if strong_terms(old) & strong_terms(new) else 0.0,
-        1.0 if numbers_old and numbers_new and numbers_old != numbers_new else 0.0,
-        1.0 if _CONTRAST.search(new) else 0.0,
-        1.0 if bool(_NEGATION.search(old)) != bool(_NEGATION.search(new)) else 0.0,
-    ]
+    """The word-level signals, as the relation stage's rule reads them (`text/amends.py`)."""
+    flags = (shares_a_name(old, new), new_value(old, new), bool(CONTRAST.search(new)), negation_flips(old, new))
+    return [word_overlap(old, new), *(1.0 if flag else 0.0 for flag in flags)]
 
 
 def pair_features(embedder: Embedder, pairs: Sequence[tuple[str, str]]) -> Array:

@@ -4,10 +4,10 @@
 
 Five-fold cross-validation gives out-of-fold probabilities for every pair: the accuracy over the
 four labels, and for "amends" against the rest the precision, recall and F1 at each threshold,
-beside the relation stage's former rule (related by overlap or similarity, and a contrast word or
-a new number). The temperature is fitted on the out-of-fold logits. With `--final` the model is
-refitted on every pair and written to `judge/weights/pairs.npz`; put the printed sha256 in
-`PAIRS_SHA256` (`judge/pairs.py`).
+beside the relation stage's rule without a model (`text.amends.amends_by_rule`: related by overlap
+or similarity, and a contrast word or a new number). The temperature is fitted on the out-of-fold
+logits. With `--final` the model is refitted on every pair and written to
+`judge/weights/pairs.npz`; put the printed sha256 in `PAIRS_SHA256` (`judge/pairs.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,27 +23,9 @@ import numpy.typing as npt
 
 from forethought.judge.model import shared_judge
 from forethought.judge.pairs import LABELS, PAIRS, PairWeights, pair_features
-from forethought.text.identifiers import strong_terms
+from forethought.text.amends import amends_by_rule
 
 Array = npt.NDArray[np.float32]
-_WORD = re.compile(r"[^\W_]+")
-_FORMER = re.compile(
-    r"\b(?:instead|no\s+longer|not\s+any\s?more|anymore|from\s+now\s+on|going\s+forward|now|changed?|"
-    r"switch(?:ed|ing)?\s+to|mov(?:e|ed|ing)\s+to|replac(?:e|es|ed|ing)|supersed\w*|as\s+of)\b",
-    re.I,
-)
-_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
-
-
-def _former_rule(old: str, new: str, cosine: float) -> bool:
-    """The relation stage's rule before the pair judge (relate.py `_amends`)."""
-    a, b = {w.casefold() for w in _WORD.findall(old)}, {w.casefold() for w in _WORD.findall(new)}
-    overlap = len(a & b) / len(a | b) if a | b else 1.0
-    shared = bool(strong_terms(old) & strong_terms(new))
-    related = overlap >= 0.4 or cosine >= 0.7 or (shared and overlap >= 0.15)
-    numbers_old, numbers_new = set(_NUMBER.findall(old)), set(_NUMBER.findall(new))
-    new_value = bool(numbers_old) and bool(numbers_new) and numbers_old != numbers_new
-    return related and (bool(_FORMER.search(new)) or new_value)
 
 
 def fit(
@@ -118,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     probs = _softmax(oof, temperature)
     truth = y == LABELS.index("amends")
     cosine = x[:, 0]
-    former = np.array([_former_rule(o, n, float(c)) for (o, n), c in zip(pairs, cosine, strict=True)])
+    former = np.array([amends_by_rule(o, n, float(c)) for (o, n), c in zip(pairs, cosine, strict=True)])
     report = {
         "pairs": len(rows),
         "accuracy_4_labels": round(float((probs.argmax(axis=1) == y).mean()), 3),

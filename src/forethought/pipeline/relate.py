@@ -29,7 +29,6 @@ Rules, in order (deterministic):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +38,9 @@ from forethought.errors import ModelUnavailable
 from forethought.judge.pairs import shared_pair_judge
 from forethought.memory import Memory, Scope
 from forethought.recall.results import RecallHit
-from forethought.text.identifiers import strong_terms
+from forethought.text.amends import CONTRAST, amends_by_rule, negation_flips
+from forethought.text.amends import overlap as jaccard
+from forethought.text.words import words
 
 __all__ = ["relate"]
 
@@ -51,28 +52,13 @@ CLOSE_OVERLAP = 0.5
 CLOSE_SIMILARITY = 0.8
 REFINES_CONTAINED = 0.8
 
-AMEND_OVERLAP = 0.4
-AMEND_SIMILARITY = 0.7
 # The pair judge's probability of "amends" at which a supersession is proposed: precision 0.889,
-# recall 0.695 out of fold on data/pairs (the rule alone: 0.937 / 0.466). Approval still retires.
+# recall 0.695 out of fold on data/pairs (the rule alone, `text/amends.py`: 0.94 / 0.493). Approval still retires.
 AMEND_PROBABILITY = 0.6
-
-_WORD = re.compile(r"[^\W_]+")
-_AMENDS = re.compile(
-    r"\b(?:instead|no\s+longer|not\s+any\s?more|anymore|from\s+now\s+on|going\s+forward|now|changed?|"
-    r"switch(?:ed|ing)?\s+to|mov(?:e|ed|ing)\s+to|replac(?:e|es|ed|ing)|supersed\w*|as\s+of)\b",
-    re.I,
-)
-_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
-_NEGATION = re.compile(r"\b(not|never|no|don't|doesn't|didn't|isn't|aren't|won't|can't|cannot|without)\b", re.I)
 
 
 def _words(text: str) -> set[str]:
-    return {w.casefold() for w in _WORD.findall(text)}
-
-
-def _overlap(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 1.0
+    return set(words(text))
 
 
 def _norm(value: Any) -> Any:
@@ -146,16 +132,7 @@ def _bool_conflict(candidate: Candidate, record: Record) -> bool:
 
 def _amends(candidate: Candidate, hit: RecallHit) -> bool:
     """The candidate says it changes a related, older record, or gives a named thing a new value."""
-    record = hit.record
-    mine, theirs = _words(candidate.statement), _words(record.statement)
-    overlap, similarity = _overlap(mine, theirs), _similarity(hit)
-    shared_names = strong_terms(candidate.statement) & strong_terms(record.statement)
-    related = overlap >= AMEND_OVERLAP or similarity >= AMEND_SIMILARITY or (bool(shared_names) and overlap >= 0.15)
-    if not related or _norm(record.statement) == _norm(candidate.statement):
-        return False
-    numbers_mine, numbers_theirs = set(_NUMBER.findall(candidate.statement)), set(_NUMBER.findall(record.statement))
-    new_value = bool(numbers_mine) and bool(numbers_theirs) and numbers_mine != numbers_theirs
-    return bool(_AMENDS.search(candidate.statement)) or new_value
+    return amends_by_rule(hit.record.statement, candidate.statement, _similarity(hit))
 
 
 def _supersedes(candidate: Candidate, hits: Sequence[RecallHit]) -> Relation | None:
@@ -200,7 +177,7 @@ def _classify(candidate: Candidate, hits: Sequence[RecallHit], wider: Sequence[R
             )
     for hit in hits:
         record = hit.record
-        overlap, similarity = _overlap(mine, _words(record.statement)), _similarity(hit)
+        overlap, similarity = jaccard(mine, _words(record.statement)), _similarity(hit)
         if (
             _norm(record.statement) == _norm(candidate.statement)
             or overlap >= DUPLICATE_OVERLAP
@@ -216,10 +193,10 @@ def _classify(candidate: Candidate, hits: Sequence[RecallHit], wider: Sequence[R
     for hit in hits:
         record = hit.record
         theirs = _words(record.statement)
-        overlap, similarity = _overlap(mine, theirs), _similarity(hit)
+        overlap, similarity = jaccard(mine, theirs), _similarity(hit)
         if overlap < CLOSE_OVERLAP and similarity < CLOSE_SIMILARITY:
             continue
-        if bool(_NEGATION.search(candidate.statement)) != bool(_NEGATION.search(record.statement)):
+        if negation_flips(record.statement, candidate.statement):
             return Relation(
                 label=RelationLabel.CONFLICTS,
                 target_id=record.id,
@@ -261,7 +238,7 @@ def relate(memory: Memory, scope: Scope, candidates: Sequence[Candidate]) -> lis
         # the sort only with its own kind, so a first import costs a query per kind, not per candidate.
         wider = (
             [h for h in memory.recall(scope, candidate.statement, k=TOP).hits if h.record.kind != candidate.kind]
-            if _AMENDS.search(candidate.statement)
+            if CONTRAST.search(candidate.statement)
             else []
         )
         if not hits and not wider:
