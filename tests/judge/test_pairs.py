@@ -58,4 +58,4 @@ def test_relation_proposes_the_supersession_the_pair_judge_finds(
         monkeypatch.setattr(relate_module, "shared_pair_judge", lambda: PairJudge(sha256="0" * 64))
         [fallback] = relate(memory.memory, scope, [_candidate("Application logs are kept 30 days from now on.")])
         assert fallback.label is RelationLabel.SUPERSEDES and "pair judge" not in fallback.reason
-        assert pairs.shared_pair_judge() is shared_pair_judge()
+        assert relate_module.shared_pair_judge() is not pairs.shared_pair_judge()  # the fallback ran unpinned

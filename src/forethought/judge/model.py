@@ -105,14 +105,10 @@ class SentenceJudge:
         return out, x[:, : embedder.dim]
 
 
-_SHARED: SentenceJudge | None = None
-_SHARED_LOCK = threading.Lock()
+# Building one reads nothing: the embedder and the weights load on first use, under its lock.
+_SHARED = SentenceJudge()
 
 
 def shared_judge() -> SentenceJudge:
     """The process-wide judge over the shipped weights and a MiniLM embedder of its own."""
-    global _SHARED
-    with _SHARED_LOCK:
-        if _SHARED is None:
-            _SHARED = SentenceJudge()
-        return _SHARED
+    return _SHARED

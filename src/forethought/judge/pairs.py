@@ -118,14 +118,9 @@ class PairJudge:
         return [{label: float(p) for label, p in zip(weights.labels, row, strict=True)} for row in rows]
 
 
-_SHARED: PairJudge | None = None
-_SHARED_LOCK = threading.Lock()
+_SHARED = PairJudge()  # reads nothing until first used
 
 
 def shared_pair_judge() -> PairJudge:
     """The process-wide pair judge over the shipped weights (and the sentence judge's MiniLM)."""
-    global _SHARED
-    with _SHARED_LOCK:
-        if _SHARED is None:
-            _SHARED = PairJudge()
-        return _SHARED
+    return _SHARED

@@ -55,19 +55,7 @@ def from_excerpt(subject: SubjectDep, body: FromExcerptIn) -> FromExcerptOut:
         subject.scope, body.session_id, body.turn_index, body.quote, kind=body.kind, statement=body.statement
     )
     return FromExcerptOut(
-        items=[
-            SubmittedItemOut(
-                outcome=i.outcome,
-                relation=i.relation.label.value,
-                target_id=i.relation.target_id,
-                record=RecordOut.of(i.record),
-            )
-            for i in done.items
-        ],
-        rejected=[
-            RejectionOut(rule=r.rule, reason=r.reason, kind=r.candidate.kind, statement=r.candidate.statement)
-            for r in done.rejected
-        ],
+        items=[SubmittedItemOut.of(i) for i in done.items], rejected=[RejectionOut.of(r) for r in done.rejected]
     )
 
 

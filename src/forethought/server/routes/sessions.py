@@ -18,7 +18,7 @@ from forethought.server.schemas.admin import (
     SubmissionOut,
     SubmittedItemOut,
 )
-from forethought.server.schemas.common import ERRORS, Page, RecordOut
+from forethought.server.schemas.common import ERRORS, Page
 
 __all__ = ["router"]
 
@@ -42,19 +42,8 @@ def submit_session(subject: SubjectDep, body: SessionCreate) -> SubmissionOut:
     s = done.result.submission
     return SubmissionOut(
         session=SessionOut.of(done.session),
-        items=[
-            SubmittedItemOut(
-                outcome=i.outcome,
-                relation=i.relation.label.value,
-                target_id=i.relation.target_id,
-                record=RecordOut.of(i.record),
-            )
-            for i in s.items
-        ],
-        rejected=[
-            RejectionOut(rule=r.rule, reason=r.reason, kind=r.candidate.kind, statement=r.candidate.statement)
-            for r in s.rejected
-        ],
+        items=[SubmittedItemOut.of(i) for i in s.items],
+        rejected=[RejectionOut.of(r) for r in s.rejected],
         mode=done.result.mode,
         heuristic=done.result.mode == "heuristic",
         degraded=done.result.degraded,

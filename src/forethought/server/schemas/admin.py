@@ -8,9 +8,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from forethought.domain import Role, Session, Space, Turn
+from forethought.domain.candidates import Rejection
 from forethought.domain.keys import ApiKey
 from forethought.domain.limits import MAX_SPEAKER
 from forethought.domain.times import MAX_TIME_CHARS
+from forethought.pipeline.review import SubmittedItem
 from forethought.server.schemas.common import RecordOut
 
 __all__ = [
@@ -195,12 +197,22 @@ class SubmittedItemOut(BaseModel):
     target_id: str | None = Field(description="The existing record the relation points at.")
     record: RecordOut
 
+    @classmethod
+    def of(cls, item: SubmittedItem) -> SubmittedItemOut:
+        return cls(outcome=item.outcome, relation=item.relation.label.value, target_id=item.relation.target_id,
+                   record=RecordOut.of(item.record))  # fmt: skip
+
 
 class RejectionOut(BaseModel):
     rule: str = Field(description="The validator rule, e.g. secret, evidence_not_found, transient.")
     reason: str
     kind: str
     statement: str
+
+    @classmethod
+    def of(cls, rejection: Rejection) -> RejectionOut:
+        c = rejection.candidate
+        return cls(rule=rejection.rule, reason=rejection.reason, kind=c.kind, statement=c.statement)
 
 
 class SubmissionOut(BaseModel):
