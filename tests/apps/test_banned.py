@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from forethought import Forethought
+from forethought import Forethought, RetainItem
 from forethought.apps.project.banned import banned_patterns
 
 
@@ -102,3 +102,10 @@ def test_a_rule_retained_directly_gets_the_patterns_its_words_give(memory: Foret
     assert [v.excerpt for v in report.violations] == ["const r = legacyFetch(url)"]
     note = memory.retain(scope, "Never call `legacyFetch` again.", kind="note")  # not a checkable kind
     assert note.record.check is None
+
+
+def test_rules_retained_in_bulk_get_their_patterns_too(memory: Forethought) -> None:
+    scope = memory.scope("project", "ferry")
+    [done] = memory.retain_many(scope, [RetainItem("Never call `legacyFetch` in the web client.", "constraint")])
+    assert done.record.check is not None and done.record.check.forbid
+    assert memory.check(scope, "legacyFetch(url)\n", path="web/a.ts").violations

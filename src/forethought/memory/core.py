@@ -134,10 +134,7 @@ class Memory:
             confidence=confidence,
             provenance=Provenance(asserted_by=asserted_by, source=source),
         )
-        if check is None:  # what the app reads from the rule's own words, if anything
-            check = scope.app.check_patterns(draft.kind, draft.statement)
-        if check is not None:
-            draft = replace(draft, check=limits.check_patterns(check))
+        draft = _with_patterns(scope, draft, check)
         if status not in (Status.ACTIVE, Status.CANDIDATE):
             raise InvalidInput("a new record is either active or a candidate")
         return self._retain_drafts(scope.space(), [(draft, when)], status)[0]
@@ -155,7 +152,9 @@ class Memory:
         is written; each batch is one transaction."""
         self.own(scope)
         provenance = Provenance(source=source)
-        drafts = [make_draft(item, provenance=provenance) for item in items]
+        drafts = [
+            (_with_patterns(scope, d, None), when) for d, when in (make_draft(i, provenance=provenance) for i in items)
+        ]
         target = scope.space()
         results: list[Retained] = []
         for start in range(0, len(drafts), batch_size):
@@ -358,3 +357,10 @@ def migrate_apps(store: Store) -> None:
 def clean_reason(reason: str | None) -> str | None:
     """A reviewer's reason, checked like any text a person writes (None stays None)."""
     return None if reason is None else limits.clean_text(reason, field="reason", limit=1000)
+
+
+def _with_patterns(scope: Scope, draft: Draft, check: CheckPatterns | None) -> Draft:
+    """The draft with `check` (validated), or with the patterns the app reads from the rule's own
+    words when none is given (`App.check_patterns`), or unchanged when the app derives none."""
+    patterns = check if check is not None else scope.app.check_patterns(draft.kind, draft.statement)
+    return draft if patterns is None else replace(draft, check=limits.check_patterns(patterns))
