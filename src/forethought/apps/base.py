@@ -131,6 +131,11 @@ class App(ABC):
         answer); None when the app derives none."""
         return None
 
+    def checks_values(self, kind: str) -> bool:
+        """Whether `check` holds a draft's settings to the values a record of `kind` fixes ("1 KiB
+        chunks", "Node 20"); off by default, since a value in a chat reply is rarely a setting."""
+        return False
+
     def slots(self, kind: str, text: str) -> dict[str, Any] | None:
         """The kind's attributes filled from `text` by the app's own rules, for a model's answer
         whose attributes do not fit the kind; None when the app has no slot filler."""

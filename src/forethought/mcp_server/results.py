@@ -91,7 +91,7 @@ class ViolationOut(_Out):
     severity: str = Field(description="'error' or 'warning'")
     message: str
     fix: str
-    source: str = Field(description="'pattern', 'action', 'policy' or 'judge'")
+    source: str = Field(description="'pattern', 'value', 'action', 'policy' or 'judge'")
 
 
 class CheckResult(_Moded):

@@ -10,6 +10,9 @@ Sources (the first wins when two report the same excerpt for the same record):
   language the rule places itself outside or in a place it exempts ("outside internal/store").
   Run as written with `re.MULTILINE`; a pattern that does not compile, is too long or nests
   quantifiers (`(a+)+` can backtrack for ever) is skipped and reported. Drafts over `MAX_DRAFT_CHARS` are refused.
+- `value`: a line setting what a record fixes to another value (`check_values`: "1 KiB chunks"
+  against `ChunkSize = 4096`, "Node 20" against `node:18`), for the kinds `App.checks_values`
+  names, gated by scope as forbids are.
 - `action`: a clause *recommending* an action a record says failed. It recommends when it or its
   sentence has a cue ("try", "you should", "let's", "I recommend", a leading imperative) and does
   not itself look back ("already", "tried", "didn't", "instead of"): "you already tried X" passes.
@@ -36,6 +39,7 @@ from forethought.memory import Memory, Scope
 from forethought.pipeline.applies import heuristic_applicability
 from forethought.pipeline.brief import elapsed_ms, query_for
 from forethought.pipeline.check_scope import DraftFacts, draft_facts, forbid_applies, require_applies, rule_scope
+from forethought.pipeline.check_values import value_conflicts
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
 from forethought.text.sentences import sentences
@@ -54,6 +58,7 @@ MAX_PATH_CHARS = 1_000
 # `Violation.rule` for each way a draft can go against memory (what a trace keeps).
 RULE_FORBIDDEN = "matches a pattern memory forbids"
 RULE_REQUIRED = "misses a pattern memory requires"
+RULE_VALUE = "sets a value memory fixes otherwise"
 RULE_FAILED_ACTION = "recommends again an action that failed"
 RULE_JUDGE = "contradicts memory (judge)"
 RULE_POLICY = "goes against the app's policy"
@@ -124,7 +129,9 @@ def check_draft(
     else:
         provided = [r for r in records if r.status is Status.ACTIVE]
         relevant = {r.id for r in provided}
-    found, skipped = _patterns(draft, provided, relevant, draft_facts(draft, path))
+    facts = draft_facts(draft, path)
+    found, skipped = _patterns(draft, provided, relevant, facts)
+    found += _values(app, draft, provided, facts)
     step = time.perf_counter()
     found += _actions(memory, app, draft, provided)
     timings["actions"] = elapsed_ms(step)
@@ -210,6 +217,17 @@ def _patterns(
                 what = f"never matches /{pattern}/, which memory requires"
                 found.append(_violation(record, "", "pattern", what, rule=RULE_REQUIRED))
     return found, skipped
+
+
+def _values(app: App, draft: str, records: Sequence[Record], facts: DraftFacts) -> list[Violation]:
+    fixing = [r for r in records if app.checks_values(r.kind) and forbid_applies(rule_scope(r), facts)]
+    found: list[Violation] = []
+    for c in value_conflicts(draft, fixing):
+        what = f"{'sets' if not c.ruled_out else 'sets again'} `{c.found}` where memory says " + (
+            f"not {c.expected}" if c.ruled_out else c.expected)  # fmt: skip
+        fix = f"Use the value memory fixes ({c.expected})." if not c.ruled_out else "Use the value memory fixes now."
+        found.append(_violation(c.record, c.line, "value", what, rule=RULE_VALUE, suggestion=fix))
+    return found
 
 
 def _line(draft: str, start: int, end: int) -> str:

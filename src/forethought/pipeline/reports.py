@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 Severity = Literal["error", "warning"]
-ViolationSource = Literal["pattern", "action", "policy", "judge"]
+ViolationSource = Literal["pattern", "value", "action", "policy", "judge"]
 
 
 class _Frozen(BaseModel):

@@ -60,6 +60,9 @@ class ProjectApp(App):
     def check_patterns(self, kind: str, text: str) -> CheckPatterns | None:
         return derive_patterns(text) if kind in CHECKABLE else None
 
+    def checks_values(self, kind: str) -> bool:
+        return kind in CHECKABLE
+
     def slots(self, kind: str, text: str) -> dict[str, Any] | None:
         if kind not in KINDS:
             return None

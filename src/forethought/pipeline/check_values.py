@@ -1,0 +1,106 @@
+"""Values: a draft line that sets what a rule fixes to another value ("1 KiB chunks" → `ChunkSize =
+4096`; "rewinds at most 120 ms" → `MaxRewind = 200 * time.Millisecond`; "Rust 1.80" →
+`rust-toolchain@1.75`; "kept 90 days (30 no longer)" → `INTERVAL '30 days'`).
+
+Slot filling reads both sides (`text.quantities`); this module decides. A line's value is about a
+rule's quantity when their dimensions agree (a value with no unit takes the rule's) and the line's
+key is about the quantity's subject: the key as one word (`max-age`) is in it, or — for a value
+with no unit of its own — every word of the key is, or — for a value with its unit — one word is.
+Then the line goes against the rule when the value is one the rule rules out, or when the rule
+fixes values for that subject and the line's value meets none of them (nor any other value the
+rule fixes in that dimension: "ranked at 60 Hz, casual at 30 Hz"): an exact value (within
+`TOLERANCE`, so "4 KB" is 4096), at most, at least; a threshold the line compares against must be
+one of the rule's values exactly; a version must match the rule's as far as the rule spells it
+("Node 20" allows `node:20.11`), or reach it for "1.80+".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from forethought.domain import Record
+from forethought.text.quantities import LineValue, Quantity, line_values, rule_quantities
+
+__all__ = ["MAX_LINE_CHARS", "TOLERANCE", "ValueConflict", "value_conflicts"]
+
+TOLERANCE = 0.05  # relative: 4 KB (4,000) and 4096 bytes, 1 MB and 1 MiB are the same setting
+MAX_LINE_CHARS = 400  # longer lines (minified code, data) are not read for settings
+
+
+@dataclass(frozen=True)
+class ValueConflict:
+    """One draft line setting a value one record fixes otherwise."""
+
+    record: Record
+    line: str
+    found: str  # the value as the line writes it
+    expected: str  # the rule's value as the rule writes it
+    ruled_out: bool
+
+
+def _about(q: Quantity, v: LineValue) -> bool:
+    if q.dimension == "version" or v.dimension == "version":
+        return q.dimension == v.dimension and bool(q.subject & v.key)
+    if v.dimension is not None and v.dimension != q.dimension:
+        return False
+    if v.compounds & q.subject:
+        return True
+    if v.dimension is None:
+        return bool(v.key) and v.key <= q.subject
+    return bool(v.key & q.subject)
+
+
+def _value(q: Quantity, v: LineValue) -> float:
+    if q.dimension == "percent" and v.dimension is None and 0 < v.value <= 1 < q.value:
+        return v.value * 100  # `soc < 0.25` against "below 30%"
+    return v.value
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= TOLERANCE * max(abs(a), abs(b), 1e-12)
+
+
+def _accepts(q: Quantity, v: LineValue) -> bool:
+    if q.dimension == "version":
+        if q.bound == "min":
+            return v.version >= q.version
+        return v.version[: len(q.version)] == q.version
+    x = _value(q, v)
+    if q.bound == "exact" or v.threshold:
+        return _same(x, q.value)
+    if q.bound == "max":
+        return x <= q.value * (1 + TOLERANCE)
+    return x >= q.value * (1 - TOLERANCE)
+
+
+def _conflict(quantities: Sequence[Quantity], v: LineValue) -> tuple[Quantity, bool] | None:
+    about = [q for q in quantities if _about(q, v)]
+    for q in about:
+        if q.ruled_out and (_accepts(q, v) if q.dimension == "version" else _same(_value(q, v), q.value)):
+            return q, True
+    fixed = [q for q in about if not q.ruled_out]
+    # "ranked at 60 Hz and casual at 30 Hz": the rule's other values of that dimension are allowed too.
+    allowed = [q for q in quantities if not q.ruled_out and q.dimension == v.dimension] if v.dimension else []
+    allowed = [q for q in allowed if q.dimension != "version" or q.subject & v.key]
+    if fixed and not any(_accepts(q, v) for q in [*fixed, *allowed]):
+        return fixed[0], False
+    return None
+
+
+def value_conflicts(draft: str, records: Iterable[Record]) -> list[ValueConflict]:
+    """Every (record, line) where a line of `draft` sets a value the record fixes otherwise."""
+    fixing = [(r, qs) for r in records if (qs := rule_quantities(r.statement))]
+    if not fixing:
+        return []
+    lines = [(line.strip(), values) for line in draft.splitlines()
+             if len(line) <= MAX_LINE_CHARS and (values := line_values(line))]  # fmt: skip
+    found: list[ValueConflict] = []
+    for record, quantities in fixing:
+        for line, values in lines:
+            for v in values:
+                hit = _conflict(quantities, v)
+                if hit is not None:
+                    found.append(ValueConflict(record, line, v.text.strip(), hit[0].text, hit[1]))
+                    break
+    return found

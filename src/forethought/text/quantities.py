@@ -1,0 +1,298 @@
+"""Quantities: the values a rule fixes and the values a line of code sets (slot filling for check).
+
+A rule's sentence is read for
+- a number with a unit ("1 KiB", "72 hours", "at most 120 ms", "35%") or a counted noun ("3 retries");
+- a setting written `key=value` ("max-age=3600");
+- a version after a tool's name ("Rust 1.80", "Node 20", "pinned to v3.7.0").
+Each carries its bound (exact, at most, at least), whether the rule rules it out ("30 days no
+longer", "not 1.81+", "instead of 5") and its subject: the stems of the words around it, with the
+compound of a `key-name` and the initials of short phrases ("state of charge" → `soc`).
+
+A line of code is read for the values it sets: `ChunkSize = 4096`, `canary_hours: 48`,
+`200 * time.Millisecond`, `INTERVAL '30 days'`, `max-age=86400`, `soc < 0.25` (a threshold),
+`rust-toolchain@1.75`, `node:18-alpine`. The unit comes from the value ("30d", "5s") or from the
+key (`_hours`, `Ms`, `Bytes`); a value with neither is read in the rule's own unit.
+
+Values are normalised to one base unit per dimension (bytes, seconds, percent, a count) so that
+"1 KiB" and 1024, "30d" and "30 days" are the same value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from forethought.text.identifiers import identifier_parts
+from forethought.text.words import STOPWORDS, stem, vocabulary
+
+__all__ = ["LineValue", "Quantity", "line_values", "rule_quantities"]
+
+Bound = Literal["exact", "max", "min"]
+
+_UNITS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("b", "byte", "bytes"), ("bytes", 1.0)),
+    **dict.fromkeys(("kb", "kib", "kbyte", "kbytes", "kilobyte", "kilobytes"), ("bytes", 1024.0)),
+    **dict.fromkeys(("mb", "mib", "megabyte", "megabytes"), ("bytes", 1024.0**2)),
+    **dict.fromkeys(("gb", "gib", "gigabyte", "gigabytes"), ("bytes", 1024.0**3)),
+    **dict.fromkeys(("ns", "nanosecond", "nanoseconds"), ("seconds", 1e-9)),
+    **dict.fromkeys(("us", "µs", "microsecond", "microseconds"), ("seconds", 1e-6)),
+    **dict.fromkeys(("ms", "msec", "msecs", "millis", "millisecond", "milliseconds"), ("seconds", 1e-3)),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("seconds", 1.0)),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), ("seconds", 60.0)),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("seconds", 3600.0)),
+    **dict.fromkeys(("d", "day", "days"), ("seconds", 86400.0)),
+    **dict.fromkeys(("w", "wk", "wks", "week", "weeks"), ("seconds", 604800.0)),
+    **dict.fromkeys(("month", "months"), ("seconds", 2592000.0)),
+    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), ("seconds", 31536000.0)),
+    **dict.fromkeys(("%", "percent", "pct"), ("percent", 1.0)),
+    **dict.fromkeys(("hz", "khz", "mhz"), ("hertz", 1.0)),
+}
+_UNITS["khz"], _UNITS["mhz"] = ("hertz", 1e3), ("hertz", 1e6)
+# "m" is a minute only in a compact value ("5m"): in prose it is a metre as often.
+_COMPACT_MINUTE = {"m": ("seconds", 60.0)}
+# Nouns a bare number counts ("3 retries", "2 reviewers"): the noun is the quantity's subject too.
+_COUNTED = vocabulary(
+    "times retries retry attempts attempt tries replicas replica workers worker threads thread connections "
+    "connection reviewers reviewer approvals approval items rows requests calls pods instances shards "
+    "partitions digits characters chars lines levels arguments args jobs processes nodes columns files "
+    "steps hops frames entries pages records messages events slots"
+)
+_GO_UNITS = {"Nanosecond": 1e-9, "Microsecond": 1e-6, "Millisecond": 1e-3, "Second": 1.0, "Minute": 60.0,
+             "Hour": 3600.0}  # fmt: skip
+_MAX = re.compile(r"(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|never\s+more\s+than|maximum(?:\s+of)?"
+                  r"|max(?:imum)?|under|below|less\s+than|within|<=?|≤)\s*$", re.I)  # fmt: skip
+_MIN = re.compile(r"(?:at\s+least|no\s+less\s+than|not\s+less\s+than|minimum(?:\s+of)?|min|more\s+than|over|above"
+                  r"|>=?|≥)\s*$", re.I)  # fmt: skip
+_MIN_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|newer|later|higher|above))", re.I)
+_OUT_BEFORE = re.compile(r"\b(?:not|no|never|instead\s+of|rather\s+than|from|was|were|used\s+to\s+be|replac\w*"
+                         r"|dropp\w*|remov\w*|old)\b[^\d]{0,30}$", re.I)  # fmt: skip
+_OUT_AFTER = re.compile(r"^[^;,()]{0,40}?\b(?:no\s+longer|anymore|any\s+more|is\s+gone|was\s+dropped|is\s+deprecated"
+                        r"|not\s+allowed|is\s+banned|is\s+out|was\s+removed)\b", re.I)  # fmt: skip
+_CLAUSE = re.compile(r"[;()—]|,\s|\.\s|\s-\s|\b(?:but|whereas|while)\b", re.I)
+_NUMBER = r"(?<![\w.\-/:#@$])(?P<num>\d{1,3}(?:[,_]\d{3})+|\d+(?:\.\d+)?)"
+_RULE_UNIT = re.compile(_NUMBER + r"(?:\s*|-)(?P<unit>%|[A-Za-zµ]+)?(?![\w])")
+_KEY_VALUE = re.compile(r"(?<![\w-])(?P<key>[A-Za-z][\w]*(?:[-_][A-Za-z]\w*)+|[A-Za-z]\w+)(?:\s*=\s*|:\s+)"
+                        r"(?P<num>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]+)?(?!\w|\.\d)")  # fmt: skip
+_VERSION = r"v?(?P<ver>\d+(?:\.\d+){0,2})(?P<plus>\+)?(?!\w|\.\d|\s*%)"
+# A tool's name before its version: capitalised ("Node 20") or code-like (`go-redis v9`), or any
+# name written `name@1.2` / `name==1.2`; lower-case prose ("tick at 60") names no version.
+_RULE_VERSION = re.compile(
+    r"(?<![\w./-])(?:(?P<name>[A-Z][\w.+-]*[A-Za-z]|[a-z][\w+]*[-_.][\w.+-]*[A-Za-z])(?:\s+(?:is\s+)?pinned\s+(?:to|at)\s+"
+    r"|\s+(?:version\s+)?|@|==)|(?P<tool>[a-z][\w.+-]*[a-z])(?:@|==)|(?P<neg>not|no|never)\s+)" + _VERSION
+)
+_LINE_VERSION = re.compile(
+    r"(?<![\w.-])(?P<name>[A-Za-z][\w./-]*[A-Za-z])[\"']?\s*(?:@|==|~=|:=|=|:|\s)\s*[\"']?[\^~>=<]*\s*v?"
+    r"(?P<ver>\d+(?:\.\d+){1,2}|\d+(?=[-\"'\s]|$))"
+)
+_LINE_ASSIGN = re.compile(
+    r"(?<![\w.-])(?P<key>[A-Za-z_$][\w$.]*(?:-[A-Za-z]\w*)*)[\"'\]]?\s*(?P<op>:=|=>|==|<=|>=|=|:|<|>)\s*[\"']?"
+    r"(?P<num>\d[\d_]*(?:\.\d+)?)(?P<unit>[A-Za-zµ%]+)?(?![\w.])(?P<times>(?:\s*(?:\*|<<)\s*\d+(?![\w.]))*)"
+    r"(?:\s*\*\s*time\.(?P<go>Nanosecond|Microsecond|Millisecond|Second|Minute|Hour))?"
+)
+_LINE_UNIT = re.compile(_NUMBER + r"\s*(?P<unit>%|[A-Za-zµ]+)(?![\w])")
+_COMMENT = re.compile(r"^\s*(?:#|//|--|/\*|\*|;|<!--)")
+# Words a subject never matches on: stop words, units, bounds, and the generic words of settings.
+_GENERIC = (
+    STOPWORDS
+    | frozenset(_UNITS)
+    | vocabulary(
+        "size max maximum min minimum limit limits count number num value values total default const let var val "
+        "self this config conf setting settings env new int float type get set must always never should keep kept "
+        "use used uses run runs every each only exactly least most export static final public private def func "
+        "return if elif else true false null none string str per rate level time timeout timeouts interval period "
+        "duration ttl age length len"
+    )
+)
+_KEEP_SUBJECT = vocabulary("timeout ttl age interval retention")  # generic, yet a subject when nothing else is
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A value a rule fixes (or rules out)."""
+
+    text: str
+    dimension: str  # bytes | seconds | percent | count | plain | version
+    value: float
+    bound: Bound
+    ruled_out: bool
+    subject: frozenset[str]
+    version: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class LineValue:
+    """A value a line of code sets: its key's words, its unit (None: as the rule counts it)."""
+
+    text: str
+    key: frozenset[str]
+    dimension: str | None
+    value: float
+    threshold: bool  # compared, not assigned (`soc < 0.25`): it must be one of the rule's values
+    compounds: frozenset[str] = frozenset()  # the key as one word (`maxage`), when it has parts
+    version: tuple[int, ...] = ()
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("_", ""))
+
+
+def _product(first: str, rest: str) -> float:
+    """`512 * 1024`, `1 << 20`: the constant a line writes as arithmetic."""
+    value = _number(first)
+    for op, n in re.findall(r"(\*|<<)\s*(\d+)", rest or ""):
+        value = value * int(n) if op == "*" else value * 2 ** min(int(n), 64)
+    return value
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+def _unit(unit: str | None, *, compact: bool) -> tuple[str, float] | None:
+    if not unit:
+        return None
+    u = unit.lower()
+    if compact and u in _COMPACT_MINUTE:
+        return _COMPACT_MINUTE[u]
+    return _UNITS.get(u)
+
+
+def _stems(text: str) -> set[str]:
+    out: set[str] = set()
+    for token in re.findall(r"[A-Za-z][\w$.:/-]*", text):
+        parts = identifier_parts(token)
+        out.update(stem(p) for p in parts if p not in _GENERIC and len(p) > 1 and not p.isdigit())
+        if len(parts) > 1 and "." not in token:
+            out.add("".join(parts))  # `max-age`, `canary_hours`: the compound names the setting
+    return out
+
+
+def _initials(text: str) -> set[str]:
+    ws = re.findall(r"[A-Za-z]+", text.lower())
+    return {"".join(w[0] for w in ws[i : i + n]) for n in (3, 4) for i in range(len(ws) - n + 1)}
+
+
+def _subject(clause: str, start: int, end: int, extra: str = "") -> frozenset[str]:
+    before = " ".join(re.findall(r"\S+", clause[:start])[-5:])
+    after = " ".join(re.findall(r"\S+", clause[end:])[:3])
+    found = _stems(before) | _stems(after) | _stems(extra)
+    words = f"{before} {after}"
+    found |= {w for w in re.findall(r"[a-z]+", words.lower()) if w in _KEEP_SUBJECT}
+    return frozenset(found | _initials(after))
+
+
+def _bound(before: str, after: str) -> Bound:
+    if _MAX.search(before):
+        return "max"
+    if _MIN.search(before) or _MIN_AFTER.search(after):
+        return "min"
+    return "exact"
+
+
+def _ruled_out(before: str, after: str, bound: Bound) -> bool:
+    near = before[-40:]
+    return (bound == "exact" and _OUT_BEFORE.search(near) is not None) or _OUT_AFTER.search(after) is not None
+
+
+def _clauses(sentence: str) -> list[str]:
+    out, last = [], 0
+    for m in _CLAUSE.finditer(sentence):
+        out.append(sentence[last : m.start()])
+        last = m.end()
+    return [c for c in [*out, sentence[last:]] if c.strip()]
+
+
+def rule_quantities(statement: str) -> list[Quantity]:
+    """The values `statement` fixes or rules out (see the module doc)."""
+    found: list[Quantity] = []
+    spans: list[tuple[int, int]] = []
+    last_name = ""
+    for clause in _clauses(statement):
+        taken: list[tuple[int, int]] = []
+        for m in _KEY_VALUE.finditer(clause):
+            unit = _unit(m["unit"], compact=True)
+            if m["unit"] and unit is None:
+                continue
+            dim, scale = unit or ("plain", 1.0)
+            before, after = clause[: m.start()], clause[m.end() :]
+            bound = _bound(before, after)
+            subject = frozenset(_stems(m["key"]) | {"".join(identifier_parts(m["key"]))})
+            found.append(Quantity(m.group(0), dim, _number(m["num"]) * scale, bound,
+                                  _ruled_out(before, after, bound), subject))  # fmt: skip
+            taken.append(m.span())
+        for m in _RULE_UNIT.finditer(clause):
+            if any(s <= m.start() < e for s, e in taken):
+                continue
+            unit = _unit(m["unit"], compact=False) if m["unit"] else None
+            counted = (m["unit"] or "").lower() in _COUNTED
+            if unit is None and not counted:
+                continue
+            dim, scale = unit or ("count", 1.0)
+            before, after = clause[: m.start()], clause[m.end() :]
+            bound = _bound(before, after)
+            extra = m["unit"] if counted else ""
+            subject, out = _subject(clause, m.start(), m.end(), extra), _ruled_out(before, after, bound)
+            earlier = [q for q in found if q.dimension == dim and not q.ruled_out]
+            if out and earlier and not (subject - _GENERIC - {"longer"}):  # "(60 days no longer)"
+                subject = earlier[-1].subject
+            found.append(Quantity(m.group(0).strip(), dim, _number(m["num"]) * scale, bound, out, subject))
+            taken.append(m.span())
+        for m in _RULE_VERSION.finditer(clause):
+            if any(s <= m.start("ver") < e for s, e in taken):
+                continue
+            name = m["name"] or m["tool"] or m["neg"]
+            following = re.match(r"\s*([A-Za-z%]+)", clause[m.end() :])
+            if following and (following[1].lower() in _UNITS or following[1].lower() in _COUNTED):
+                continue  # "72 hours", "3 retries": a quantity, not a version
+            if not m["tool"] and (name.lower() in _GENERIC or name.lower() in _COUNTED):
+                if not last_name or not m["neg"]:
+                    continue
+                name = last_name  # "Rust 1.80 (not 1.81+)": the version ruled out is the same tool's
+            last_name = name
+            before, after = clause[: m.start("ver")], clause[m.end("ver") :]
+            bound = "min" if m["plus"] or _MIN_AFTER.search(after) else _bound(before, after)
+            out = _ruled_out(before, after, "exact") or bool(re.search(r"\b(?:not|no|never)\s*$", clause[: m.start()]))
+            found.append(Quantity(m.group(0), "version", 0.0, bound, out, frozenset(_stems(name)),
+                                  _version(m["ver"])))  # fmt: skip
+        spans += taken
+    return found
+
+
+def _key_parts(key: str) -> list[str]:
+    return [p for p in identifier_parts(key) if not p.isdigit()]
+
+
+def line_values(line: str) -> list[LineValue]:
+    """The values one line of code sets or compares against (none for a comment line)."""
+    if _COMMENT.match(line):
+        return []
+    found: list[LineValue] = []
+    taken: list[tuple[int, int]] = []
+    for m in _LINE_ASSIGN.finditer(line):
+        parts = _key_parts(m["key"])
+        unit = (("seconds", _GO_UNITS[m["go"]]) if m["go"] else _unit(m["unit"], compact=True)) if (
+            m["go"] or m["unit"]) else None  # fmt: skip
+        if m["unit"] and not m["go"] and unit is None:
+            continue
+        if unit is None:  # the key may say the unit: `canary_hours`, `timeoutMs`, `MAX_BODY_BYTES`
+            unit = next((u for p in reversed(parts) if (u := _unit(p, compact=False))), None)
+        key = set(_stems(m["key"]))
+        if all(p in _UNITS or p in _GENERIC for p in parts):  # `timeout=5`; `timedelta(days=30)`: the line says what
+            key = {p for p in parts if p in _KEEP_SUBJECT} or key | _stems(line[: m.start()])
+        dim, scale = unit or (None, 1.0)
+        compounds = frozenset({"".join(parts)} if len(parts) > 1 else ())
+        found.append(LineValue(m.group(0), frozenset(key - compounds), dim, _product(m["num"], m["times"]) * scale,
+                               m["op"] in {"<", ">", "<=", ">=", "=="}, compounds))  # fmt: skip
+        taken.append(m.span())
+    for m in _LINE_UNIT.finditer(line):
+        unit = _unit(m["unit"], compact=True) or _unit(m["unit"], compact=False)
+        if unit is None or any(s <= m.start() < e for s, e in taken):
+            continue
+        found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()])), unit[0],
+                               _number(m["num"]) * unit[1], False))  # fmt: skip
+        taken.append(m.span())
+    for m in _LINE_VERSION.finditer(line):
+        found.append(LineValue(m.group(0), frozenset(_stems(m["name"])), "version", 0.0, False,
+                               version=_version(m["ver"])))  # fmt: skip
+    return found
