@@ -27,12 +27,12 @@ from typing import Any
 from bench.quality_common import Row, overlaps, ratio, read_jsonl
 from forethought import Forethought
 from forethought.apps.project.areas import infer_area
+from forethought.apps.project.kinds import CHECKABLE
 from forethought.apps.project.patterns import derive_patterns
 from forethought.apps.project.slots import attributes
 from forethought.domain import Evidence, Role, Status
 
 # The labels use the project app's eight kinds; attributes come from the app's own slot filler.
-_CHECKABLE = frozenset({"decision", "convention", "constraint", "dependency_policy", "process", "architecture"})
 AREA = {
     "auth": "auth", "security": "auth", "payments": "payments", "billing": "payments", "db": "db",
     "database": "db", "data": "db", "migrations": "db", "deploy": "deploy", "build": "deploy", "ci": "deploy",
@@ -71,7 +71,7 @@ def _store_rule(memory: Forethought, label: dict[str, Any], rule: dict[str, Any]
         "occurred_at": label["started_at"],
         "attributes": _attributes(kind, area, rule),
         "evidence": [evidence],
-        "check": derive_patterns(rule["statement"]) if kind in _CHECKABLE else None,
+        "check": derive_patterns(rule["statement"]) if kind in CHECKABLE else None,
         "source": "import",
     }
     old = stored.record_of.get(rule.get("supersedes") or "")

@@ -109,3 +109,54 @@ def test_rules_retained_in_bulk_get_their_patterns_too(memory: Forethought) -> N
     [done] = memory.retain_many(scope, [RetainItem("Never call `legacyFetch` in the web client.", "constraint")])
     assert done.record.check is not None and done.record.check.forbid
     assert memory.check(scope, "legacyFetch(url)\n", path="web/a.ts").violations
+
+
+@pytest.mark.parametrize(
+    ("rule", "bad", "good"),
+    [
+        # a plain name after "no" or "never import", found on import and dependency lines
+        ("No superagent in the portal; HTTP goes through src/net/client.ts.",
+         'import superagent from "superagent";', "const agent = getAgent(); // a superagent-like helper"),
+        ("Go services log with log/slog; glog and logrus are being removed.",
+         '\tlg "github.com/golang/glog"', 'slog.Info("gone", "from", "glog")'),
+        ("Use the vault client; never import pycryptodome or keyring in services.",
+         '  "pycryptodome>=3.20",', "secrets = vault.read(path)  # keyring is documented in the wiki"),
+        ("Android code uses kotlinx.serialization; Jackson-Databind is not used.",
+         'implementation("com.fasterxml.jackson.core:jackson-databind:2.17.0")',
+         "val json = Json { ignoreUnknownKeys = true }"),
+        ("Charts are drawn with plain plotly, not bokeh.", "from bokeh.plotting import figure",
+         "import plotly.express as px"),
+    ],
+)  # fmt: skip
+def test_plain_names_are_banned_on_import_and_manifest_lines_only(rule: str, bad: str, good: str) -> None:
+    assert hits(rule, bad) == [bad]
+    assert hits(rule, good) == []
+
+
+def test_a_json_key_that_is_not_a_dependency_is_not_a_manifest_entry() -> None:
+    rule = "No query bucket may lose more than 1% nDCG."
+    assert hits(rule, '  "query": {\n    "match": {}\n  }') == []
+
+
+def test_names_kept_out_of_a_place_are_not_banned_everywhere() -> None:
+    from forethought.apps.project.patterns import derive_patterns
+
+    rule = "Logs carry only the hashed visit_ref; raw visit_id, names and emails are not allowed in logs."
+    derived = derive_patterns(rule)
+    assert derived is not None
+    patterns = [re.compile(p, re.M) for p in derived.forbid]
+    lines = ('log.info("seen %s", visit_id)', "visit = db.get(Visit, visit_id)",
+             'log.info("seen", extra={"visit_ref": v.visit_ref})')  # fmt: skip
+    flagged = [line for line in lines if any(p.search(line) for p in patterns)]
+    assert flagged == ['log.info("seen %s", visit_id)']
+
+
+def test_derived_patterns_always_fit_a_record() -> None:
+    from forethought.apps.project.patterns import derive_patterns
+    from forethought.domain.limits import MAX_PATTERN_LENGTH, MAX_PATTERNS
+
+    names = ", ".join(f"legacy-http-client-number-{i}-with-a-very-long-package-name" for i in range(30))
+    derived = derive_patterns(f"Never import {names}; they are all banned.")
+    assert derived is not None
+    assert len(derived.forbid) + len(derived.require) <= MAX_PATTERNS
+    assert all(len(p) <= MAX_PATTERN_LENGTH for p in derived.forbid)

@@ -111,6 +111,8 @@ class App(ABC):
     # Kinds that record a failed attempt: `check` recalls them for every draft and flags a draft
     # that recommends one again.
     failed_kinds: ClassVar[Mapping[str, Failed]] = FAILED_ATTEMPT_KINDS
+    # Kinds whose check findings only warn (a preference is not a rule a draft must follow).
+    soft_kinds: ClassVar[frozenset[str]] = frozenset()
     # The learned relevance model the brief decides with in heuristic mode: the name of a weights
     # file under `forethought/judge/weights/` (`relevance-<name>.json`) and its pinned sha256;
     # None keeps the rule and heuristic verdicts.

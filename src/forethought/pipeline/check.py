@@ -20,7 +20,7 @@ Sources (the first wins when two report the same excerpt for the same record):
   word of the action (two at least), or when their embeddings reach `ACTION_SIMILARITY`.
 - `policy`: the app's `policy_findings`. `judge`: the optional LLM judge, whose findings survive
   only citing a provided record by handle and quoting the draft (up to whitespace).
-A record whose confidence is below `LOW_CONFIDENCE` only ever warns.
+A record whose confidence is below `LOW_CONFIDENCE`, or of one of the app's `soft_kinds`, only ever warns.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def check_draft(
         except ProviderError as exc:
             degraded = f"llm:{model.name} failed ({exc.code}): {str(exc)[:200]}; deterministic checks only"
         timings["judge"] = elapsed_ms(step)
-    violations = _settle(found, by_id)
+    violations = _settle(found, by_id, app.soft_kinds)
     timings["total"] = elapsed_ms(start)
     clean = not any(v.severity == "error" for v in violations)
     return CheckReport(violations=violations, dropped_judge_findings=dropped, skipped_patterns=skipped,
@@ -321,9 +321,10 @@ def _violation(record: Record, excerpt: str, source: ViolationSource, what: str,
                      suggestion=fix, source=source, rule=rule)  # fmt: skip
 
 
-def _settle(found: list[Violation], by_id: dict[str, Record]) -> list[Violation]:
+def _settle(found: list[Violation], by_id: dict[str, Record], soft: frozenset[str] = frozenset()) -> list[Violation]:
     """One violation per record and excerpt (the first source wins; a judge finding overlapping an
-    earlier one for the same record is a repeat too); low-confidence records only warn."""
+    earlier one for the same record is a repeat too); low-confidence records and the app's soft
+    kinds (a preference) only warn."""
     seen: dict[str, list[str]] = {}
     out: list[Violation] = []
     for v in found:
@@ -335,5 +336,7 @@ def _settle(found: list[Violation], by_id: dict[str, Record]) -> list[Violation]
         if record is not None and record.confidence < LOW_CONFIDENCE and v.severity == "error":
             note = f" (memory confidence {record.confidence:.2f}: a warning only)"
             v = v.model_copy(update={"severity": "warning", "message": v.message + note})
+        elif record is not None and record.kind in soft and v.severity == "error":
+            v = v.model_copy(update={"severity": "warning", "message": v.message + f" ({record.kind}: a warning only)"})
         out.append(v)
     return out

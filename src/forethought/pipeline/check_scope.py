@@ -10,7 +10,10 @@ A rule's `RuleScope` is read off its own words (statement and evidence) and its 
   of the files it names (`src/lib/money.ts`, `*.module.css`), and the frontend area's languages;
 - dirs: the folders it is about ("in tools/", "under src/payments/");
 - exempt: where what it forbids is allowed ("outside internal/store" exempts internal/store;
-  "only in CI" exempts CI files).
+  "only in CI" exempts CI files);
+- production: the rule places itself in production ("in production", "prod config"), so a file
+  whose path names another place (`values-dev.yaml`, `tests/`, `config/staging/`, tagged
+  `not-production`) is outside it.
 
 `forbid_applies` keeps a forbid pattern off a draft clearly outside the rule (a language the rule
 is not about, a place it exempts; with an exempt folder and no path it stays quiet);
@@ -62,6 +65,13 @@ _OUTSIDE = re.compile(r"\boutside(?:\s+of)?\s+(?:the\s+)?" + _DIR, re.I)
 _ONLY_IN = re.compile(r"\bonly\s+(?:in|inside|within|from|on)\s+(?:the\s+)?(?P<what>[\w./-]+)", re.I)
 _CI_PATH = re.compile(r"(?:^|/)(?:\.github/workflows/|\.gitlab-ci|\.circleci/|Jenkinsfile|azure-pipelines)")
 _CI_CONTENT = re.compile(r"^\s*runs-on:|^\s*(?:jobs|stages|pipeline):\s*$", re.M)
+# A path naming a place that is not production (`values-dev.yaml`, `tests/`, `config/staging/`).
+_NOT_PROD_PATH = re.compile(r"(?:^|[/._-])(?:dev|develop|development|local|staging|stage|test|tests|testing|spec|specs"
+                            r"|sandbox|qa|fixtures?|examples?|mocks?)(?=$|[/._-])", re.I)  # fmt: skip
+# A rule placing itself in production ("in production", "prod config", "production Deployments").
+_PROD_RULE = re.compile(r"\b(?:in|on|for)\s+(?:the\s+)?prod(?:uction)?\b|\bprod(?:uction)?\s+"
+                        r"(?:config|configs|clusters?|environments?|deploy\w*|settings|builds?|images?|databases?)\b",
+                        re.I)  # fmt: skip
 _MIGRATION = re.compile(r"\bclass\s+Migration\s*\(|^\s*(?:ALTER|CREATE|DROP)\s+TABLE\b", re.M | re.I)
 # Cheap content sniffs, first match wins; each is anchored at a line start so prose rarely trips one.
 _SNIFFS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -93,6 +103,7 @@ class RuleScope:
     dirs: tuple[str, ...] = ()
     exempt_tags: frozenset[str] = frozenset()
     exempt_dirs: tuple[str, ...] = ()
+    production: bool = False  # the rule is about production ("in production"): not a dev or test file
 
     @property
     def named(self) -> bool:
@@ -107,6 +118,8 @@ def _path_tags(path: str) -> set[str]:
         tags.add("ci")
     if "migration" in path.lower():
         tags.add("migrations")
+    if _NOT_PROD_PATH.search(path.replace("\\", "/")):
+        tags.add("not-production")
     return tags
 
 
@@ -127,7 +140,7 @@ def _content_tags(text: str) -> set[str]:
 def draft_facts(draft: str, path: str | None = None) -> DraftFacts:
     """The draft's path and tags: the extension's language when the path has one, else the content's."""
     tags = _path_tags(path) if path else set()
-    language = tags - {"ci", "migrations"}
+    language = tags - {"ci", "migrations", "not-production"}
     content = _content_tags(draft)
     tags |= content if not language else content & {"ci", "migrations"}
     return DraftFacts(path=path.replace("\\", "/") if path else None, tags=frozenset(tags))
@@ -167,6 +180,7 @@ def rule_scope(record: Record) -> RuleScope:
     strict = area | {_WORDS[(m.group("lang") or m.group("lang2")).lower()] for m in _STRICT.finditer(text)}
     tags -= exempt_tags
     return RuleScope(
+        production=_PROD_RULE.search(record.statement) is not None,
         tags=frozenset(tags),
         strict_tags=frozenset(strict - exempt_tags),
         dirs=tuple(sorted(dirs - exempt_dirs)),
@@ -182,11 +196,11 @@ def _under(path: str, dirs: Iterable[str]) -> bool:
 
 def forbid_applies(scope: RuleScope, draft: DraftFacts) -> bool:
     """Whether a forbid pattern of the rule may fire on the draft (False only when clearly outside)."""
-    if scope.exempt_tags & draft.tags:
+    if scope.exempt_tags & draft.tags or (scope.production and "not-production" in draft.tags):
         return False
     if scope.exempt_dirs and (draft.path is None or _under(draft.path, scope.exempt_dirs)):
         return False
-    languages = draft.tags - {"ci", "migrations"}
+    languages = draft.tags - {"ci", "migrations", "not-production"}
     strict = scope.strict_tags - {"ci", "migrations"}
     return not (strict and languages and not languages & scope.strict_tags)
 

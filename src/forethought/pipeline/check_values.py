@@ -4,8 +4,9 @@
 
 Slot filling reads both sides (`text.quantities`); this module decides. A line's value is about a
 rule's quantity when their dimensions agree (a value with no unit takes the rule's) and the line's
-key is about the quantity's subject: the key as one word (`max-age`) is in it, or — for a value
-with no unit of its own — every word of the key is, or — for a value with its unit — one word is.
+key is about the quantity's subject: the key as one word (`max-age`) is in it, or every word of
+the key is, or — for a value with no key of its own (`INTERVAL '30 days'`) — two words of the
+line around it are (words match when equal, one starts the other, or they share their first six letters).
 Then the line goes against the rule when the value is one the rule rules out, or when the rule
 fixes values for that subject and the line's value meets none of them (nor any other value the
 rule fixes in that dimension: "ranked at 60 Hz, casual at 30 Hz"): an exact value (within
@@ -39,16 +40,29 @@ class ValueConflict:
     ruled_out: bool
 
 
+def _like(a: str, b: str) -> bool:
+    """One word for matching: equal, one a prefix of the other (`char`, `characters`), or a long
+    common start (`retention`, `retained`)."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return (len(short) >= 4 and long_.startswith(short)) or (len(short) >= 6 and short[:6] == long_[:6])
+
+
+def _matched(words: frozenset[str], subject: frozenset[str]) -> set[str]:
+    return {w for w in words if w in subject or any(_like(w, s) for s in subject)}
+
+
 def _about(q: Quantity, v: LineValue) -> bool:
     if q.dimension == "version" or v.dimension == "version":
-        return q.dimension == v.dimension and bool(q.subject & v.key)
+        return q.dimension == v.dimension and bool(_matched(v.key, q.subject))
     if v.dimension is not None and v.dimension != q.dimension:
         return False
     if v.compounds & q.subject:
         return True
-    if v.dimension is None:
-        return bool(v.key) and v.key <= q.subject
-    return bool(v.key & q.subject)
+    if v.context:  # the words around the value, not a key of its own: two shared words (or the one the rule has)
+        return len(_matched(v.key, q.subject)) >= min(2, len(q.subject))
+    return bool(v.key) and _matched(v.key, q.subject) == set(v.key)
 
 
 def _value(q: Quantity, v: LineValue) -> float:
@@ -81,8 +95,9 @@ def _conflict(quantities: Sequence[Quantity], v: LineValue) -> tuple[Quantity, b
             return q, True
     fixed = [q for q in about if not q.ruled_out]
     # "ranked at 60 Hz and casual at 30 Hz": the rule's other values of that dimension are allowed too.
-    allowed = [q for q in quantities if not q.ruled_out and q.dimension == v.dimension] if v.dimension else []
-    allowed = [q for q in allowed if q.dimension != "version" or q.subject & v.key]
+    dimensions = {q.dimension for q in about}
+    allowed = [q for q in quantities if not q.ruled_out and q.dimension in dimensions]
+    allowed = [q for q in allowed if q.dimension != "version" or _matched(v.key, q.subject)]
     if fixed and not any(_accepts(q, v) for q in [*fixed, *allowed]):
         return fixed[0], False
     return None

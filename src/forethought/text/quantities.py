@@ -45,18 +45,21 @@ _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("w", "wk", "wks", "week", "weeks"), ("seconds", 604800.0)),
     **dict.fromkeys(("month", "months"), ("seconds", 2592000.0)),
     **dict.fromkeys(("y", "yr", "yrs", "year", "years"), ("seconds", 31536000.0)),
-    **dict.fromkeys(("%", "percent", "pct"), ("percent", 1.0)),
+    **dict.fromkeys(("%", "percent", "pct", "percentage"), ("percent", 1.0)),
     **dict.fromkeys(("hz", "khz", "mhz"), ("hertz", 1.0)),
 }
 _UNITS["khz"], _UNITS["mhz"] = ("hertz", 1e3), ("hertz", 1e6)
-# "m" is a minute only in a compact value ("5m"): in prose it is a metre as often.
-_COMPACT_MINUTE = {"m": ("seconds", 60.0)}
+# Compact values only ("5m", "100m", "512k"): read both ways, the rule's dimension decides (a
+# minute or a megabyte: nginx writes `100m` for sizes); in prose "m" is a metre as often.
+_COMPACT: dict[str, tuple[tuple[str, float], ...]] = {
+    "m": (("seconds", 60.0), ("bytes", 1024.0**2)), "k": (("bytes", 1024.0),), "g": (("bytes", 1024.0**3),),
+}  # fmt: skip
 # Nouns a bare number counts ("3 retries", "2 reviewers"): the noun is the quantity's subject too.
 _COUNTED = vocabulary(
     "times retries retry attempts attempt tries replicas replica workers worker threads thread connections "
     "connection reviewers reviewer approvals approval items rows requests calls pods instances shards "
     "partitions digits characters chars lines levels arguments args jobs processes nodes columns files "
-    "steps hops frames entries pages records messages events slots"
+    "steps hops frames entries pages records messages events slots failures errors shards sessions users"
 )
 _GO_UNITS = {"Nanosecond": 1e-9, "Microsecond": 1e-6, "Millisecond": 1e-3, "Second": 1.0, "Minute": 60.0,
              "Hour": 3600.0}  # fmt: skip
@@ -68,10 +71,12 @@ _MIN_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|newer|later|higher|above))", re
 _OUT_BEFORE = re.compile(r"\b(?:not|no|never|instead\s+of|rather\s+than|from|was|were|used\s+to\s+be|replac\w*"
                          r"|dropp\w*|remov\w*|old)\b[^\d]{0,30}$", re.I)  # fmt: skip
 _OUT_AFTER = re.compile(r"^[^;,()]{0,40}?\b(?:no\s+longer|anymore|any\s+more|is\s+gone|was\s+dropped|is\s+deprecated"
-                        r"|not\s+allowed|is\s+banned|is\s+out|was\s+removed)\b", re.I)  # fmt: skip
+                        r"|not\s+allowed|is\s+banned|is\s+out|was\s+removed|led\s+to|caused|broke|(?:is|was|were|are)\s+too|failed"
+                        r"|did\s+not\s+work|didn'?t\s+work)\b", re.I)  # fmt: skip
 _CLAUSE = re.compile(r"[;()—]|,\s|\.\s|\s-\s|\b(?:but|whereas|while)\b", re.I)
 _NUMBER = r"(?<![\w.\-/:#@$])(?P<num>\d{1,3}(?:[,_]\d{3})+|\d+(?:\.\d+)?)"
 _RULE_UNIT = re.compile(_NUMBER + r"(?:\s*|-)(?P<unit>%|[A-Za-zµ]+)?(?![\w])")
+_NOUNS = re.compile(r"(?:\s+[A-Za-z-]+){1,2}")
 _KEY_VALUE = re.compile(r"(?<![\w-])(?P<key>[A-Za-z][\w]*(?:[-_][A-Za-z]\w*)+|[A-Za-z]\w+)(?:\s*=\s*|:\s+)"
                         r"(?P<num>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]+)?(?!\w|\.\d)")  # fmt: skip
 _VERSION = r"v?(?P<ver>\d+(?:\.\d+){0,2})(?P<plus>\+)?(?!\w|\.\d|\s*%)"
@@ -86,7 +91,8 @@ _LINE_VERSION = re.compile(
     r"(?P<ver>\d+(?:\.\d+){1,2}|\d+(?=[-\"'\s]|$))"
 )
 _LINE_ASSIGN = re.compile(
-    r"(?<![\w.-])(?P<key>[A-Za-z_$][\w$.]*(?:-[A-Za-z]\w*)*)[\"'\]]?\s*(?P<op>:=|=>|==|<=|>=|=|:|<|>)\s*[\"']?"
+    r"(?<![\w.-])(?P<key>[A-Za-z_$][\w$.]*(?:-[A-Za-z]\w*)*)[\"'\]]?(?:\s*:\s*[A-Za-z_][\w<>\[\]]*(?=\s*=))?"
+    r"\s*(?P<op>:=|=>|==|<=|>=|=|:|<|>)\s*[\"']?"
     r"(?P<num>\d[\d_]*(?:\.\d+)?)(?P<unit>[A-Za-zµ%]+)?(?![\w.])(?P<times>(?:\s*(?:\*|<<)\s*\d+(?![\w.]))*)"
     r"(?:\s*\*\s*time\.(?P<go>Nanosecond|Microsecond|Millisecond|Second|Minute|Hour))?"
 )
@@ -104,7 +110,12 @@ _GENERIC = (
         "duration ttl age length len"
     )
 )
-_KEEP_SUBJECT = vocabulary("timeout ttl age interval retention")  # generic, yet a subject when nothing else is
+_KEEP_SUBJECT = vocabulary("timeout ttl age interval retention concurrency")
+_TIME_OUT = re.compile(r"\btim(?:e|ed|es)\s+out\b", re.I)  # "times out after 10 s" is a timeout
+_MEASURED = re.compile(r"\b(?:took|takes|taking|measured|averag\w*|peaked|reached|hit|spent)\s+(?:\w+\s+)?$", re.I)
+_NEGATED_BOUND = re.compile(
+    r"\b(?:not|never|no|nothing|nobody|cannot|can't|mustn't|may\s+not|must\s+not)\b", re.I
+)  # generic, yet a subject when nothing else is
 
 
 @dataclass(frozen=True)
@@ -129,8 +140,11 @@ class LineValue:
     dimension: str | None
     value: float
     threshold: bool  # compared, not assigned (`soc < 0.25`): it must be one of the rule's values
+    # (after `compounds`) whether `key` is the line's words around the value rather than its own key
+    # (`INTERVAL '30 days'`, `timedelta(days=30)`): then one shared word is enough
     compounds: frozenset[str] = frozenset()  # the key as one word (`maxage`), when it has parts
     version: tuple[int, ...] = ()
+    context: bool = False
 
 
 def _number(text: str) -> float:
@@ -150,12 +164,17 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 def _unit(unit: str | None, *, compact: bool) -> tuple[str, float] | None:
+    return next(iter(_units(unit, compact=compact)), None)
+
+
+def _units(unit: str | None, *, compact: bool) -> tuple[tuple[str, float], ...]:
+    """Every reading of a unit: one, or for a compact `m` a minute and a megabyte."""
     if not unit:
-        return None
+        return ()
     u = unit.lower()
-    if compact and u in _COMPACT_MINUTE:
-        return _COMPACT_MINUTE[u]
-    return _UNITS.get(u)
+    if compact and u in _COMPACT:
+        return _COMPACT[u]
+    return (_UNITS[u],) if u in _UNITS else ()
 
 
 def _stems(text: str) -> set[str]:
@@ -174,20 +193,27 @@ def _initials(text: str) -> set[str]:
 
 
 def _subject(clause: str, start: int, end: int, extra: str = "") -> frozenset[str]:
-    before = " ".join(re.findall(r"\S+", clause[:start])[-5:])
+    """What a quantity is about: its clause's words before it, and three after."""
+    before = " ".join(re.findall(r"\S+", clause[:start]))
     after = " ".join(re.findall(r"\S+", clause[end:])[:3])
     found = _stems(before) | _stems(after) | _stems(extra)
-    words = f"{before} {after}"
-    found |= {w for w in re.findall(r"[a-z]+", words.lower()) if w in _KEEP_SUBJECT}
+    found |= {stem(w) for w in re.findall(r"[a-z]+", f"{before} {after}".lower()) if stem(w) in _KEEP_SUBJECT}
     return frozenset(found | _initials(after))
 
 
 def _bound(before: str, after: str) -> Bound:
-    if _MAX.search(before):
-        return "max"
-    if _MIN.search(before) or _MIN_AFTER.search(after):
-        return "min"
-    return "exact"
+    """At most / at least / exact; a negation before the bound turns it ("never more than 150 ms"
+    is at most, "may not drop below 80%" at least)."""
+    bound: Bound = "exact"
+    if (m := _MAX.search(before)) or (m := _MIN.search(before)):
+        bound = "max" if m.re is _MAX else "min"
+        if _NEGATED_BOUND.search(before[: m.start()]) and not re.search(
+            r"\b(?:no|not)\s+(?:more|less)\s+than\s*$", before, re.I
+        ):
+            bound = "min" if bound == "max" else "max"
+    elif _MIN_AFTER.search(after):
+        bound = "min"
+    return bound
 
 
 def _ruled_out(before: str, after: str, bound: Bound) -> bool:
@@ -208,7 +234,7 @@ def rule_quantities(statement: str) -> list[Quantity]:
     found: list[Quantity] = []
     spans: list[tuple[int, int]] = []
     last_name = ""
-    for clause in _clauses(statement):
+    for clause in _clauses(_TIME_OUT.sub("timeout", statement)):
         taken: list[tuple[int, int]] = []
         for m in _KEY_VALUE.finditer(clause):
             unit = _unit(m["unit"], compact=True)
@@ -225,13 +251,17 @@ def rule_quantities(statement: str) -> list[Quantity]:
             if any(s <= m.start() < e for s, e in taken):
                 continue
             unit = _unit(m["unit"], compact=False) if m["unit"] else None
-            counted = (m["unit"] or "").lower() in _COUNTED
+            following = _NOUNS.match(clause, m.end())
+            nouns = [m["unit"] or "", *(following.group(0).split() if following else ())]
+            counted = any(n.lower() in _COUNTED for n in nouns[:3])  # "3 primary shards"
             if unit is None and not counted:
                 continue
+            if _MEASURED.search(clause[: m.start()]):
+                continue  # "took about 2 s at 120 robots": what was measured, not a value fixed
             dim, scale = unit or ("count", 1.0)
             before, after = clause[: m.start()], clause[m.end() :]
             bound = _bound(before, after)
-            extra = m["unit"] if counted else ""
+            extra = " ".join(nouns[:3]) if counted else ""
             subject, out = _subject(clause, m.start(), m.end(), extra), _ruled_out(before, after, bound)
             earlier = [q for q in found if q.dimension == dim and not q.ruled_out]
             if out and earlier and not (subject - _GENERIC - {"longer"}):  # "(60 days no longer)"
@@ -263,6 +293,16 @@ def _key_parts(key: str) -> list[str]:
     return [p for p in identifier_parts(key) if not p.isdigit()]
 
 
+def _compounds(key: str) -> frozenset[str]:
+    """The key as one word, whole and its last dotted part (`Application.targetFrameRate`)."""
+    out = set()
+    for name in {key, key.rsplit(".", 1)[-1]}:
+        parts = _key_parts(name)
+        if len(parts) > 1:
+            out.add("".join(parts))
+    return frozenset(out)
+
+
 def line_values(line: str) -> list[LineValue]:
     """The values one line of code sets or compares against (none for a comment line)."""
     if _COMMENT.match(line):
@@ -271,26 +311,29 @@ def line_values(line: str) -> list[LineValue]:
     taken: list[tuple[int, int]] = []
     for m in _LINE_ASSIGN.finditer(line):
         parts = _key_parts(m["key"])
-        unit = (("seconds", _GO_UNITS[m["go"]]) if m["go"] else _unit(m["unit"], compact=True)) if (
-            m["go"] or m["unit"]) else None  # fmt: skip
-        if m["unit"] and not m["go"] and unit is None:
+        readings: tuple[tuple[str, float], ...] = (("seconds", _GO_UNITS[m["go"]]),) if m["go"] else ()
+        readings = readings or _units(m["unit"], compact=True)
+        if m["unit"] and not readings:
             continue
-        if unit is None:  # the key may say the unit: `canary_hours`, `timeoutMs`, `MAX_BODY_BYTES`
-            unit = next((u for p in reversed(parts) if (u := _unit(p, compact=False))), None)
-        key = set(_stems(m["key"]))
+        if not readings:  # the key may say the unit: `canary_hours`, `timeoutMs`, `MAX_BODY_BYTES`
+            readings = next((u for p in reversed(parts) if (u := _units(p, compact=False))), ())
+        key, context = set(_stems(m["key"])), False
         if all(p in _UNITS or p in _GENERIC for p in parts):  # `timeout=5`; `timedelta(days=30)`: the line says what
-            key = {p for p in parts if p in _KEEP_SUBJECT} or key | _stems(line[: m.start()])
-        dim, scale = unit or (None, 1.0)
-        compounds = frozenset({"".join(parts)} if len(parts) > 1 else ())
-        found.append(LineValue(m.group(0), frozenset(key - compounds), dim, _product(m["num"], m["times"]) * scale,
-                               m["op"] in {"<", ">", "<=", ">=", "=="}, compounds))  # fmt: skip
+            key = {stem(p) for p in parts if stem(p) in _KEEP_SUBJECT}
+            key, context = key or (key | _stems(line[: m.start()])), not key
+        compounds = _compounds(m["key"])
+        value, threshold = _product(m["num"], m["times"]), m["op"] in {"<", ">", "<=", ">=", "=="}
+        for dim, scale in readings or ((None, 1.0),):
+            found.append(LineValue(m.group(0), frozenset(key - compounds), dim, value * scale, threshold, compounds,
+                                   context=context))  # fmt: skip
         taken.append(m.span())
     for m in _LINE_UNIT.finditer(line):
-        unit = _unit(m["unit"], compact=True) or _unit(m["unit"], compact=False)
-        if unit is None or any(s <= m.start() < e for s, e in taken):
+        readings = _units(m["unit"], compact=True) or _units(m["unit"], compact=False)
+        if not readings or any(s <= m.start() < e for s, e in taken):
             continue
-        found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()])), unit[0],
-                               _number(m["num"]) * unit[1], False))  # fmt: skip
+        for dim, scale in readings:
+            found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()])), dim, _number(m["num"]) * scale,
+                                   False, context=True))  # fmt: skip
         taken.append(m.span())
     for m in _LINE_VERSION.finditer(line):
         found.append(LineValue(m.group(0), frozenset(_stems(m["name"])), "version", 0.0, False,

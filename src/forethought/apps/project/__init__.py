@@ -16,7 +16,7 @@ from forethought.apps.demo import Demo
 from forethought.apps.project.areas import vote
 from forethought.apps.project.demo import DEMO
 from forethought.apps.project.extract import extract
-from forethought.apps.project.kinds import CHECKABLE, KINDS
+from forethought.apps.project.kinds import CHECKABLE, KINDS, SOFT
 from forethought.apps.project.patterns import derive_patterns
 from forethought.apps.project.policy import applicability, policy_findings
 from forethought.apps.project.slots import attributes
@@ -44,6 +44,7 @@ class ProjectApp(App):
     subject_type = "project"
     kinds: ClassVar[Mapping[str, KindSpec]] = KINDS
     personal_data = "redact"
+    soft_kinds: ClassVar[frozenset[str]] = SOFT
     relevance: ClassVar[tuple[str, str] | None] = (
         "project",
         "3f05b8024231cfe70e8e6d183666e7988f0765c5fefde4008f210dadd17092b2",

@@ -27,14 +27,17 @@ is almost never an accident. Every pattern escapes the name and uses bounded rep
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from forethought.apps.project.areas import code_identifiers
+from forethought.domain.limits import MAX_PATTERN_LENGTH
 
-__all__ = ["banned_patterns", "import_line"]
+__all__ = ["banned_patterns", "import_line", "manifest_line"]
 
 _CLAUSE = re.compile(
     r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)"
     r"|,\s+(?=(?:use|prefer|go\s+through)\b)"  # "X is deprecated, use Y": Y is what the rule allows
+    r"|,\s+(?=not\s)"  # "plain matplotlib, not seaborn": the second clause bans
 )
 _NEGATES = re.compile(
     r"\b(?:not|never|no|no\s+longer|no\s+new|banned|forbidden|removed|dropped|deprecated|instead\s+of|rather\s+than|"
@@ -47,7 +50,7 @@ _ITEM_AT = r"`?[.@]?[\w][\w@.+-]*`?"  # an item after a negation: a name, packag
 _SEP = r"(?:\s*,\s*|\s+(?:or|nor|and)\s+|\s*/\s*)"
 _SUBJECT = re.compile(
     rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+"
-    r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?"
+    r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?(?:being\s+|now\s+|getting\s+|to\s+be\s+)?"
     r"(?:not|no\s+longer|never|banned|forbidden|removed|dropped|deprecated|gone)\b",
     re.I,
 )
@@ -61,11 +64,25 @@ _BAN_PHRASE = re.compile(
     r"no\s+longer\s+(?:used|allowed|permitted|needed|supported))\b",
     re.I,
 )
+# A place after the ban ("not allowed in logs", "banned from URLs"): the rule keeps the names out of
+# that place (`forms.py`'s sinks), it does not ban them everywhere.
+_PLACED = re.compile(r"\s+(?:in|into|to|from|inside|within|on)\s+(?:the\s+|any\s+)?(?:\w+\s+)?(?:logs?|sentry|console"
+                     r"|analytics|urls?|file\s*names?|filenames|paths?|metrics|traces|events|errors?|payloads?|prod\w*"
+                     r"|tests?|ci|client|browser|frontend|backend|responses?|messages?)\b", re.I)  # fmt: skip
 _NO_NAME = re.compile(r"\bno\s+(@?[\w][\w@./+-]*)", re.I)
 # The list a negation word opens ("never floats or toFixed", "no new .module.css files", "no malloc or k_malloc").
 _AFTER_NEGATION = re.compile(
-    rf"\b(?:never|no|avoid|not)\s+(?:(?:new|more|such|any|other)\s+)?(?P<list>{_ITEM_AT}(?:{_SEP}{_ITEM_AT}){{0,6}})",
+    rf"\b(?P<neg>never|no|avoid|not)\s+(?P<verb>(?:use|import|add|call|install|pull\s+in|depend\s+on)\s+)?"
+    rf"(?:(?:new|more|such|any|other)\s+)?(?P<list>{_ITEM_AT}(?:{_SEP}{_ITEM_AT}){{0,6}})",
     re.I,
+)
+# Words after "no" that are English, not a name a draft would import ("no new code", "no caret ranges").
+_NOT_NAMES = frozenset(
+    """a an the one two any other more new old such direct directly manual ad hoc hand hard raw plain inline
+    global local public private git path code file files data longer way need more less than that this it
+    them we you they caret tilde range ranges floating magic mutable shared floats float strings string numbers
+    number classes promises callbacks mocks tabs spaces emojis hardcoded upstream external vendor custom our
+    your their its same different separate extra real fake live remote long short big small""".split()  # noqa: SIM905
 )
 # A command or phrase of two or three plain words said to be out ("make judge is gone").
 _PHRASE_OUT = re.compile(
@@ -101,13 +118,20 @@ def _banned_in(clause: str) -> tuple[set[str], set[str]]:
         named = _code_names(subject.group("list"))
         code |= named
         plain |= {w for w in items - named if len(w) >= 3 and not w[0].isdigit() and w.lower() != "the"}
-    if _BAN_PHRASE.search(clause):
+    ban = _BAN_PHRASE.search(clause)
+    if ban and not _PLACED.match(clause, ban.end()):  # "not allowed in logs" is a sink rule, not a ban
         code |= _code_names(clause)
     code |= {m.group(1) for m in _NO_NAME.finditer(clause) if m.group(1) in _code_names(clause)}
     for m in _AFTER_NEGATION.finditer(clause):
         for item in re.split(_SEP, m.group("list")):
-            code |= {n for n in _code_names(item) if n[0] == "." or not _CAPITALISED.fullmatch(n)}
-    return code, plain - code
+            named = {n for n in _code_names(item) if n[0] == "." or not _CAPITALISED.fullmatch(n)}
+            code |= named
+            word = item.strip("`.").lower()
+            whole = m.start() == 0 and not clause[m.end() :].strip(" .")  # the clause is "not seaborn"
+            named_by = m.group("verb") or m.group("neg").lower() == "no" or whole
+            if not named and named_by and re.fullmatch(r"[a-z][\w-]{2,}", word):
+                plain.add(word)  # "no axios", "never import lodash": found on import and dependency lines only
+    return code, {p for p in plain - code if p not in _NOT_NAMES}
 
 
 def _phrases_in(clause: str) -> set[str]:
@@ -128,24 +152,64 @@ def _phrase(words: str) -> str:
     return r"(?<![\w-])" + r"[ \t]+".join(re.escape(w) for w in words.split()) + r"(?![\w-])"
 
 
-def _name_patterns(name: str) -> list[str]:
-    """A code-shaped name as a token; a capitalised product name also on import lines in any case
-    ("Redux" → `from 'react-redux'`); a `-py`/`-js` package by its stem on import lines."""
+def _name_patterns(name: str) -> tuple[list[str], list[str]]:
+    """(token patterns, names for import and manifest lines): a code-shaped name as a token and on
+    those lines in any case ("Jackson-Databind" → `com.fasterxml.jackson.core:jackson-databind`); a
+    capitalised product name too ("Redux" → `from 'react-redux'`); a `-py`/`-js` package by its
+    stem on those lines only."""
     stem = _SUFFIX.sub("", name)
     if stem != name and "/" not in name:
-        return [import_line(stem)]
-    if _CAPITALISED.fullmatch(name):
-        return [_token(name), import_line(name)]
-    return [_token(name)]
+        return [], [stem]
+    if name.startswith("."):
+        return [_token(name)], []
+    return [_token(name)], [name]
 
 
-def import_line(word: str) -> str:
-    """A pattern for `word` on an import line (`import`, `from`, `require`, `#include`, a Go import block)."""
-    w = re.escape(word)
+def _packed(build: Callable[[Sequence[str]], str], words: Sequence[str]) -> list[str]:
+    """One pattern for many words, split so that none is longer than a record may carry."""
+    out: list[str] = []
+    chunk: list[str] = []
+    for word in words:
+        if chunk and len(build([*chunk, word])) > MAX_PATTERN_LENGTH:
+            out.append(build(chunk))
+            chunk = []
+        chunk.append(word)
+    if chunk and len(build(chunk)) <= MAX_PATTERN_LENGTH:
+        out.append(build(chunk))
+    return out
+
+
+def import_line(*words: str) -> str:
+    """A pattern for `word` on an import line: `import`, `from`, `require`, `#include`, `use`, `gem`,
+    `pod`, a build dependency (`implementation(...)`), a Go import-block line (with or without an
+    alias). Case is ignored and a separator in the name matches any (`Joda-Time` finds
+    `org.joda.time`)."""
+    name = r"(?<![\w])" + _loose(*words) + r"(?![\w])"
     return (
-        r"(?im:^[ \t]*(?:import|from|require|#include|using|use)\b[^\n]{0,200}?(?<![\w])" + w + r"(?![\w])"
-        r"|^[ \t]*\"[^\"\n]{0,200}?(?<![\w])" + w + r"(?![\w])[^\"\n]{0,100}\"[ \t]*$)"
+        r"(?im:^[ \t]*(?:import|from|require|#include|using|use|gem|pod|implementation|api|compile"
+        r"|testImplementation|runtimeOnly)\b[^\n]{0,200}?"
+        + name
+        + r"|^[ \t]*(?:[\w.]+[ \t]+)?\"[^\"\n]{0,200}?"
+        + name
+        + r"[^\"\n]{0,100}\"[ \t]*$)"
     )
+
+
+def manifest_line(*words: str) -> str:
+    """A pattern for `word` as a declared dependency: a manifest entry with a version (`"word":
+    "^1.2"`, `word>=2.31`, `word = "1"`, `word = { version = ... }`) or build coordinates
+    (`"com.example:word:1.0"`)."""
+    w = _loose(*words)
+    return (
+        r"(?im:^[ \t]*[\"']?(?:@[\w.-]{1,100}/)?" + w + r"(?:\[[\w,]{0,100}\])?(?:[\"']?[ \t]*[=:][ \t]*[\"']?"
+        r"(?:[\^~<>=*\d]|latest\b|workspace:|file:|git|npm:)|[ \t]*=[ \t]*\{|[ \t]*[<>=~!]=?[ \t]*\d)"
+        r"|[\"'][\w.-]{0,100}:" + w + r"(?:[-_.][\w]{1,40})?:)"
+    )
+
+
+def _loose(*words: str) -> str:
+    alternatives = [r"[-_.]?".join(re.escape(p) for p in re.split(r"[-_.]", w) if p) for w in words]
+    return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
 
 
 def banned_patterns(rule: str) -> list[str]:
@@ -166,9 +230,14 @@ def banned_patterns(rule: str) -> list[str]:
             allowed |= _code_names(clause) | {w.lower() for w in re.findall(r"[\w@./+-]+", clause)}
     allowed_lower = {a.lower() for a in allowed}
     out: list[str] = []
+    on_lines: list[str] = []
     for name in sorted(n for n in banned_code if n.lower() not in allowed_lower):
-        out += _name_patterns(name)
-    out += [import_line(w) for w in sorted(banned_words - banned_code) if w.lower() not in allowed_lower]
+        tokens, names = _name_patterns(name)
+        out += tokens
+        on_lines += names
+    on_lines += [w for w in sorted(banned_words - banned_code) if w.lower() not in allowed_lower]
+    on_lines = list(dict.fromkeys(on_lines))
+    out += _packed(lambda ws: import_line(*ws), on_lines) + _packed(lambda ws: manifest_line(*ws), on_lines)
     out += [_phrase(p) for p in sorted(phrases)]
     if star:
         out.append(r"(?i:\bselect[ \t]+(?:distinct[ \t]+)?(?:\w{1,40}\.)?\*)")

@@ -38,6 +38,11 @@ _INTO = r"\s+(?:ever\s+)?(?:go|goes|get|gets|be\s+sent|be\s+logged|end\s+up|is\s
 _SINK_RULES = (
     re.compile(r"\bno\s+" + _THINGS + r"\s+(?:may|must|can|should|will)" + _INTO + _SINKS, re.I),
     re.compile(r"(?:^|[;.]\s*)" + _THINGS + r"\s+(?:must\s+|may\s+|should\s+)?never" + _INTO + _SINKS, re.I),
+    re.compile(
+        r"(?:^|[;.]\s*)" + _THINGS + r"\s+(?:are|is)\s+(?:not\s+allowed|forbidden|banned|never\s+allowed)"
+        r"\s+(?:in|into|to)\s+(?:the\s+)?" + _SINKS,
+        re.I,
+    ),
 )
 LOG_CALL = r"\b(?:\w{1,30}\.)?(?:logger|log|logging|slog|zlog|klog|console)\.\w{1,20}\s*\("
 _SINK_CALLS = {
@@ -117,6 +122,9 @@ def _tables(rule: str) -> list[str]:
 
 
 def _thing_word(thing: str) -> str | None:
+    code: list[str] = re.findall(r"[A-Za-z][\w.]*[_.][\w.]*[A-Za-z0-9]|[a-z]+[A-Z]\w*", thing)
+    if code:  # an identifier is the thing itself (`admission_id`, not every `admission_*`)
+        return r"(?<![\w.])" + re.escape(code[-1]) + r"(?!\w)"
     words: list[str] = [w for w in re.findall(r"[A-Za-z]+", thing) if w.lower() not in _FILLER]
     if not words:
         return None

@@ -18,6 +18,7 @@ __all__ = [
     "CHECKABLE",
     "KINDS",
     "RENAMED",
+    "SOFT",
     "Architecture",
     "Constraint",
     "Convention",
@@ -133,5 +134,9 @@ KINDS: dict[str, KindSpec] = {
     )
 }  # fmt: skip
 
-# The kinds whose records get check patterns read from their own words.
-CHECKABLE = frozenset({"decision", "convention", "constraint", "dependency_policy", "process", "architecture"})
+# The kinds whose records get check patterns read from their own words: every rule a draft can
+# break, a failed approach coming back ("pre-signed URLs with 24h expiry leaked"), and a
+# preference ("plain matplotlib, not seaborn"), which only warns (`SOFT`).
+CHECKABLE = frozenset({"decision", "convention", "constraint", "dependency_policy", "process", "architecture",
+                       "failed_approach", "preference"})  # fmt: skip
+SOFT = frozenset({"preference"})

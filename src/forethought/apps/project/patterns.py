@@ -22,7 +22,9 @@ Derivation rules, in order:
 5. **Required headers.** A positive rule (must/always/every/all, not negated) that sends, includes,
    sets or carries a header by name (`X-...`, Authorization, Idempotency-Key) requires the name.
 6. **Banned names** (`banned.py`): names a negating clause of the rule names ("zap, logrus and
-   zerolog are not allowed", "click is no longer used", "never use select *").
+   zerolog are not allowed", "click is no longer used", "never use select *", "no axios"), beside
+   the libraries of rule 4 ("never import A or B" bans both); a plain word only on import and
+   dependency lines (manifests, build coordinates, `gem`/`pod`).
 7. **Shaped forms** (`forms.py`): table writes, sinks (logs, Sentry, console, analytics), exact
    version pins, return types, snake_case keys, leading wildcards, schema renames and drops,
    "no X logic in <language>", arguments, "nothing outside P imports X", "only in CI with T".
@@ -37,9 +39,10 @@ from __future__ import annotations
 
 import re
 
-from forethought.apps.project.banned import banned_patterns
+from forethought.apps.project.banned import banned_patterns, import_line, manifest_line
 from forethought.apps.project.forms import form_patterns
 from forethought.domain.candidates import CheckPatterns
+from forethought.domain.limits import MAX_PATTERN_LENGTH, MAX_PATTERNS
 from forethought.text.words import vocabulary
 
 __all__ = ["derive_patterns"]
@@ -144,7 +147,11 @@ def _library(name: str) -> list[str]:
     if not re.fullmatch(r"@?[\w.-]+(?:/[\w.-]+)?", package):
         return []
     lowered = re.escape(package.lower())
-    patterns = [rf"(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)['\"](?i:{lowered})(?:/[^'\"\n]{{0,100}})?['\"]"]
+    patterns = [
+        rf"(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)['\"](?i:{lowered})(?:/[^'\"\n]{{0,100}})?['\"]",
+        import_line(package),
+        manifest_line(package),
+    ]
     if re.fullmatch(r"[A-Za-z_]\w*", package):
         patterns.append(rf"(?m:^[ \t]*(?:from|import)[ \t]+(?i:{lowered})\b)")
     code_case = package != name or package[0].islower() or any(c.isupper() for c in package[1:])
@@ -168,6 +175,7 @@ def _forbidden(rule: str) -> list[str]:
     out += form_patterns(rule)
     if out:  # the specific rules above already say what is forbidden
         return out
+    out = banned_patterns(rule)  # with the libraries below: "never import A or B" bans both
     for rx in _FORBID_USE:
         for m in rx.finditer(rule):
             if _EXCEPTION.match(rule[m.end() :]) or _STAR.match(rule[m.end() :]):
@@ -189,8 +197,12 @@ def _required(rule: str) -> list[str]:
 
 def derive_patterns(rule: str) -> CheckPatterns | None:
     """Forbid/require regexes for a rule, or None when it names nothing concrete enough to check."""
-    forbid = tuple(dict.fromkeys(_forbidden(rule) or banned_patterns(rule)))
-    require = tuple(dict.fromkeys(_required(rule)))
+    # Within what a record may carry: deriving patterns never makes a write fail.
+    fits = [p for p in dict.fromkeys(_required(rule)) if len(p) <= MAX_PATTERN_LENGTH][:MAX_PATTERNS]
+    require = tuple(fits)
+    forbid = tuple(p for p in dict.fromkeys(_forbidden(rule)) if len(p) <= MAX_PATTERN_LENGTH)[
+        : MAX_PATTERNS - len(require)
+    ]
     if not forbid and not require:
         return None
     return CheckPatterns(forbid=forbid, require=require)
