@@ -15,8 +15,8 @@ scored in heuristic mode, each in a fresh store:
 - the bug-fix set's deciding rules among decoys (`quality_bugfix`);
 - support lifecycle and career profile (`quality_apps`).
 The tuning column holds the same metric on the sets that have become tuning data (`bench/tuning/`:
-a blind set moves there once it has steered a change: project v1-v3, bug-fix v1; the column
-shows project v1), else the figure of
+a blind set moves there once it has steered a change: project v1-v4, bug-fix v1; the column
+shows the newest, project v4), else the figure of
 `bench/results/app_quality.json` that measures the same thing on the older fixtures, else `—`.
 """
 
@@ -39,8 +39,9 @@ from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
-BLIND = (ROOT / "blind" / "v4", ROOT / "blind" / "v3", ROOT / "blind" / "v2", ROOT / "blind" / "v1")
-TUNING_SETS = {"project": ROOT / "tuning" / "project-v1", "bugfix": ROOT / "tuning" / "bugfix-v1"}
+BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (5, 4, 3, 2, 1))  # each set from the newest folder holding it
+# The newest tuning set of each kind (project v4 steered the checks and kinds of 2026-12-01, late).
+TUNING_SETS = {"project": ROOT / "tuning" / "project-v4", "bugfix": ROOT / "tuning" / "bugfix-v1"}
 TUNING_RESULTS = ROOT / "results" / "app_quality.json"
 
 
