@@ -129,3 +129,38 @@ def test_the_check_reports_a_value_conflict_with_the_line_and_the_fix(tmp_path: 
         reply = memory.retain(support, "The router takes 5 minutes to restart.", kind="fact").record
         said = memory.check(support, "restart_wait: 10m", records=[reply])
         assert [v for v in said.violations if v.source == "value"] == []  # the app does not check values
+
+
+@pytest.mark.parametrize(
+    ("statement", "bad", "good"),
+    [
+        ("CI jobs have `timeout-minutes` of at most 30.", "timeout-minutes: 120", "timeout-minutes: 20"),
+        ("Lobby pages list at most 50 rooms per page.", "ROOMS_PER_PAGE = 200", "ROOMS_PER_PAGE = 25"),
+        ("Helm charts set `podDisruptionBudget.minAvailable: 1` for every service.", "minAvailable: 0",
+         "minAvailable: 1"),
+        ("The scheduler never books more than 150 ms of jitter into a slot.", "max_jitter_ms: 250",
+         "max_jitter_ms: 100"),
+        ("Render nodes run at most 4 jobs concurrently.", "concurrency: 16", "concurrency: 2"),
+        ("Webhook calls time out after 10 seconds.", "client := &http.Client{Timeout: 60 * time.Second}",
+         "client := &http.Client{Timeout: 10 * time.Second}"),
+        ("Upload bodies are capped at 25 MiB.", "client_max_body_size = 100m", "client_max_body_size = 25m"),
+    ],
+)  # fmt: skip
+def test_bounds_bare_numbers_and_units_in_keys(statement: str, bad: str, good: str) -> None:
+    assert conflicts(statement, bad) == [bad]
+    assert conflicts(statement, good) == []
+
+
+def test_a_measured_duration_fixes_nothing() -> None:
+    statement = "Grid search over the whole map took about 2 s per request at peak, so we dropped it."
+    assert conflicts(statement, "SELECT add_retention_policy('grid_cache', INTERVAL '30 days');") == []
+
+
+def test_a_min_prefix_in_a_key_is_not_minutes() -> None:
+    [value] = [v for v in line_values("minAvailable: 0") if v.dimension != "version"]
+    assert value.dimension is None
+
+
+def test_one_shared_word_of_a_lines_context_is_not_enough() -> None:
+    statement = "The message queue visibility timeout for the label queue is 120 seconds."
+    assert conflicts(statement, "SELECT purge('message_log', INTERVAL '30 days');") == []

@@ -4,8 +4,9 @@
 
 Slot filling reads both sides (`text.quantities`); this module decides. A line's value is about a
 rule's quantity when their dimensions agree (a value with no unit takes the rule's) and the line's
-key is about the quantity's subject: the key as one word (`max-age`) is in it, or every word of
-the key is, or — for a value with no key of its own (`INTERVAL '30 days'`) — two words of the
+key is about the quantity's subject: the key as one word (`max-age`) is in it, or the key's head
+word is and so is every other word (half of them for a value with its own unit:
+`client_max_body_size = 100m`), or — for a value with no key of its own (`INTERVAL '30 days'`) — two words of the
 line around it are (words match when equal, one starts the other, or they share their first six letters).
 Then the line goes against the rule when the value is one the rule rules out, or when the rule
 fixes values for that subject and the line's value meets none of them (nor any other value the
@@ -56,16 +57,22 @@ def _matched(words: frozenset[str], subject: frozenset[str]) -> set[str]:
 def _about(q: Quantity, v: LineValue) -> bool:
     if q.dimension == "version" or v.dimension == "version":
         return q.dimension == v.dimension and bool(_matched(v.key, q.subject))
-    if v.dimension is not None and v.dimension != q.dimension:
-        return False
+    if v.dimension is not None and v.dimension != q.dimension and q.dimension != "plain":
+        return False  # a bare number in the rule ("at most 30") is compared as the line writes it
     if v.compounds & q.subject:
         return True
+    matched = _matched(v.key, q.subject)
     if v.context:  # the words around the value, not a key of its own: two shared words (or the one the rule has)
-        return len(_matched(v.key, q.subject)) >= min(2, len(q.subject))
-    return bool(v.key) and _matched(v.key, q.subject) == set(v.key)
+        return len(matched) >= min(2, len(q.subject))
+    head = v.head is None or v.head in matched  # the key's head word: `client_max_body_size` is about a body
+    return (
+        bool(v.key) and head and (matched == set(v.key) or (v.dimension is not None and 2 * len(matched) >= len(v.key)))
+    )
 
 
 def _value(q: Quantity, v: LineValue) -> float:
+    if q.dimension == "plain" and v.raw is not None:
+        return v.raw
     if q.dimension == "percent" and v.dimension is None and 0 < v.value <= 1 < q.value:
         return v.value * 100  # `soc < 0.25` against "below 30%"
     return v.value

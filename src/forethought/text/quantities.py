@@ -49,6 +49,7 @@ _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("hz", "khz", "mhz"), ("hertz", 1.0)),
 }
 _UNITS["khz"], _UNITS["mhz"] = ("hertz", 1e3), ("hertz", 1e6)
+_UNITS |= {"bps": ("bits/s", 1.0), "kbps": ("bits/s", 1e3), "mbps": ("bits/s", 1e6), "gbps": ("bits/s", 1e9)}
 # Compact values only ("5m", "100m", "512k"): read both ways, the rule's dimension decides (a
 # minute or a megabyte: nginx writes `100m` for sizes); in prose "m" is a metre as often.
 _COMPACT: dict[str, tuple[tuple[str, float], ...]] = {
@@ -110,6 +111,11 @@ _GENERIC = (
         "duration ttl age length len"
     )
 )
+# The units a key may end with (`timeout_ms`, `canary_hours`, `MAX_BODY_BYTES`); not `min`, `s`, `d`.
+_KEY_UNITS = vocabulary(
+    "ms msec millis sec secs seconds minutes mins hours hrs days weeks months years bytes kb kib mb mib gb gib pct "
+    "percent percentage hz"
+)
 _KEEP_SUBJECT = vocabulary("timeout ttl age interval retention concurrency")
 _TIME_OUT = re.compile(r"\btim(?:e|ed|es)\s+out\b", re.I)  # "times out after 10 s" is a timeout
 _MEASURED = re.compile(r"\b(?:took|takes|taking|measured|averag\w*|peaked|reached|hit|spent)\s+(?:\w+\s+)?$", re.I)
@@ -145,6 +151,8 @@ class LineValue:
     compounds: frozenset[str] = frozenset()  # the key as one word (`maxage`), when it has parts
     version: tuple[int, ...] = ()
     context: bool = False
+    raw: float | None = None  # the number as written, before its unit (a rule's bare number compares to it)
+    head: str | None = None  # the key's last word that names something (`client_max_body_size` → body)
 
 
 def _number(text: str) -> float:
@@ -177,12 +185,12 @@ def _units(unit: str | None, *, compact: bool) -> tuple[tuple[str, float], ...]:
     return (_UNITS[u],) if u in _UNITS else ()
 
 
-def _stems(text: str) -> set[str]:
+def _stems(text: str, *, compounds: bool = True) -> set[str]:
     out: set[str] = set()
     for token in re.findall(r"[A-Za-z][\w$.:/-]*", text):
         parts = identifier_parts(token)
         out.update(stem(p) for p in parts if p not in _GENERIC and len(p) > 1 and not p.isdigit())
-        if len(parts) > 1 and "." not in token:
+        if compounds and len(parts) > 1 and "." not in token:
             out.add("".join(parts))  # `max-age`, `canary_hours`: the compound names the setting
     return out
 
@@ -254,14 +262,16 @@ def rule_quantities(statement: str) -> list[Quantity]:
             following = _NOUNS.match(clause, m.end())
             nouns = [m["unit"] or "", *(following.group(0).split() if following else ())]
             counted = any(n.lower() in _COUNTED for n in nouns[:3])  # "3 primary shards"
-            if unit is None and not counted:
-                continue
+            bounded = _MAX.search(clause[: m.start()]) or _MIN.search(clause[: m.start()])
+            bare = unit is None and not counted and bounded is not None and (m["unit"] or "").lower() not in _GENERIC
+            if unit is None and not counted and not bare:
+                continue  # "page size is at most 100" fixes a bare number; "2 services" fixes nothing
             if _MEASURED.search(clause[: m.start()]):
                 continue  # "took about 2 s at 120 robots": what was measured, not a value fixed
-            dim, scale = unit or ("count", 1.0)
+            dim, scale = unit or (("count", 1.0) if counted else ("plain", 1.0))
             before, after = clause[: m.start()], clause[m.end() :]
             bound = _bound(before, after)
-            extra = " ".join(nouns[:3]) if counted else ""
+            extra = " ".join(nouns[:3]) if counted or bare else ""
             subject, out = _subject(clause, m.start(), m.end(), extra), _ruled_out(before, after, bound)
             earlier = [q for q in found if q.dimension == dim and not q.ruled_out]
             if out and earlier and not (subject - _GENERIC - {"longer"}):  # "(60 days no longer)"
@@ -316,23 +326,26 @@ def line_values(line: str) -> list[LineValue]:
         if m["unit"] and not readings:
             continue
         if not readings:  # the key may say the unit: `canary_hours`, `timeoutMs`, `MAX_BODY_BYTES`
-            readings = next((u for p in reversed(parts) if (u := _units(p, compact=False))), ())
+            readings = _units(parts[-1], compact=False) if parts and parts[-1] in _KEY_UNITS else ()
         key, context = set(_stems(m["key"])), False
         if all(p in _UNITS or p in _GENERIC for p in parts):  # `timeout=5`; `timedelta(days=30)`: the line says what
             key = {stem(p) for p in parts if stem(p) in _KEEP_SUBJECT}
-            key, context = key or (key | _stems(line[: m.start()])), not key
+            key, context = key or (key | _stems(line[: m.start()], compounds=False)), not key
         compounds = _compounds(m["key"])
+        named = [stem(p) for p in parts if p not in _GENERIC and len(p) > 1]
+        head = named[-1] if named and not context else None
         value, threshold = _product(m["num"], m["times"]), m["op"] in {"<", ">", "<=", ">=", "=="}
         for dim, scale in readings or ((None, 1.0),):
             found.append(LineValue(m.group(0), frozenset(key - compounds), dim, value * scale, threshold, compounds,
-                                   context=context))  # fmt: skip
+                                   context=context, raw=value, head=head))  # fmt: skip
         taken.append(m.span())
     for m in _LINE_UNIT.finditer(line):
         readings = _units(m["unit"], compact=True) or _units(m["unit"], compact=False)
         if not readings or any(s <= m.start() < e for s, e in taken):
             continue
         for dim, scale in readings:
-            found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()])), dim, _number(m["num"]) * scale,
+            found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()], compounds=False)), dim,
+                                   _number(m["num"]) * scale,
                                    False, context=True))  # fmt: skip
         taken.append(m.span())
     for m in _LINE_VERSION.finditer(line):
