@@ -29,7 +29,7 @@ __all__ = ["REINSTALL", "WEIGHTS", "WEIGHTS_DIR", "WEIGHTS_SHA256", "Judgement",
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 WEIGHTS = WEIGHTS_DIR / "judge.npz"
 REINSTALL = "pip install --force-reinstall forethought"
-WEIGHTS_SHA256 = "50a637846a4a861c92c10a999fb55fa56b056bab5631b9cb103c79d26547f820"
+WEIGHTS_SHA256 = "30e1a8c2b8fafe5f1fbd828ecec86df793c9105375fa90506f61b654cde07ea3"
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ class ProjectApp(App):
     soft_kinds: ClassVar[frozenset[str]] = SOFT
     relevance: ClassVar[tuple[str, str] | None] = (
         "project",
-        "3f05b8024231cfe70e8e6d183666e7988f0765c5fefde4008f210dadd17092b2",
+        "16fb3967c31c71b69124ffee979db24d0a0f3e3dffed7919cfb13353d044ed9f",
     )
     extraction_guidance = _GUIDANCE
     persona = (
