@@ -166,3 +166,12 @@ def test_the_agreed_sentence_is_the_last_proposal_of_the_agents_turn() -> None:
     judge = ScriptedJudge({first: (Act.PROPOSAL, "convention"), last: (Act.PROPOSAL, "architecture")})
     [c] = extract(session(("agent", f"{first} {last}"), ("user", "Yes, go with that.")), judge=judge)
     assert c.evidence[0].quote == last
+
+
+def test_a_rule_the_kind_head_calls_a_failed_approach_keeps_that_kind() -> None:
+    dead = "Client-side tile caching in IndexedDB is dead for us, nobody tries it again."
+    taste = "I'd keep the handlers thin, that's just how I like them."
+    judge = ScriptedJudge({dead: (Act.RULE, "failed_approach"), taste: (Act.RULE, "preference")})
+    kinds = {c.statement: (c.kind, c.modality) for c in extract(session(("user", dead), ("agent", "Ok."),
+                                                                        ("user", taste)), judge=judge)}  # fmt: skip
+    assert sorted(kinds.values()) == [("failed_approach", Modality.DONE), ("preference", Modality.DECIDED)]
