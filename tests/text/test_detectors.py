@@ -5,6 +5,8 @@ What each pattern set finds and spares is pinned through the validator (tests/pi
 
 from __future__ import annotations
 
+import pytest
+
 from forethought.text.detectors import (
     DEFERRED,
     INJECTION,
@@ -58,3 +60,46 @@ def test_find_phrase_reads_folded_case_folded_text_with_spaces_collapsed() -> No
     assert find_phrase(DEFERRED, "We might add dark mode.") == "we might"
     assert find_phrase(TRANSIENT, "I’m on my laptop today") == "my laptop"
     assert find_phrase(INJECTION, "We decided to use Postgres.") is None
+
+
+def _token(n: int, seed: int = 7) -> str:
+    """A random-looking body of `n` letters and digits, generated here (no real key is committed)."""
+    import random
+
+    rng = random.Random(seed)
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+    body = "".join(rng.choice(alphabet) for _ in range(n - 3))
+    return body + "aZ7"  # always mixed case with a digit
+
+
+@pytest.mark.parametrize(
+    ("secret", "kind"),
+    [
+        ("glpat-" + _token(20), "api_key"),
+        ("npm_" + _token(36), "api_key"),
+        ("hf_" + _token(34), "api_key"),
+        ("SG." + _token(22) + "." + _token(43, 3), "api_key"),
+        ("pypi-" + _token(60), "api_key"),
+        ("AAAA" + _token(7) + ":APA91b" + _token(40, 5), "api_key"),
+    ],
+)
+def test_other_issuers_token_shapes_are_secrets(secret: str, kind: str) -> None:
+    text = f"for the release job use {secret} please"
+    [span] = find_secrets(text)
+    assert (text[span.start : span.end], span.kind) == (secret, kind)
+
+
+def test_webhook_urls_and_basic_credentials_keep_their_shape_and_lose_their_secret() -> None:
+    slack = "https://hooks.slack.com/services/T" + _token(9) + "/B" + _token(9, 2) + "/" + _token(24, 3)
+    discord = "https://discord.com/api/webhooks/123456789012345678/" + _token(40)
+    basic = "Authorization: Basic " + _token(24) + "=="
+    redacted, _ = redact_all(f"{slack} {discord} {basic}", find_secrets)
+    assert redacted == ("https://hooks.slack.com/services/[REDACTED:token] https://discord.com/api/webhooks/"
+                        "[REDACTED:token] Authorization: Basic [REDACTED:token]")  # fmt: skip
+
+
+def test_a_key_named_by_what_it_opens_is_a_secret_and_a_primary_key_is_not() -> None:
+    key = "AAAA" + _token(12) + "-" + _token(20, 4)
+    assert [s.kind for s in find_secrets(f"the server key is {key}, put it in the app config")] == ["api_key"]
+    assert find_secrets("the primary key is customer_id and the sort key is created_at") == []
+    assert find_secrets("the key is the commit 3f05b8024231cfe70e8e6d183666e7988f0765c5") == []

@@ -1,6 +1,9 @@
 """Pattern sets that find secrets and personal data in text, for validation, capture and check.
 
-    find_secrets(text)        api_key, token (bearer / JWT), private_key, password, connection_string
+    find_secrets(text)        api_key, token (bearer / JWT / HTTP Basic / webhook URL), private_key,
+                              password, connection_string; issuers' shapes (sk-, gh*_, AKIA, xox*-, glpat-,
+                              npm_, hf_, SG., pypi-, AIza, Firebase AAAA...:) and keys named by what
+                              they open ("the server key is ...", "AccountKey=...")
     find_personal_data(text)  card (Luhn-checked), email, phone
     find_cards(text)          cards only: redacted whatever an app's personal-data policy
     redact(text, spans)       each span replaced by its placeholder: [REDACTED:api_key], [email], ...
@@ -106,6 +109,32 @@ _SECRETS: tuple[_Secret, ...] = (
     _Secret("api_key", re.compile(r"(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,250}")),
     _Secret("api_key", re.compile(r"(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}")),
     _Secret("api_key", re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])")),
+    # Other issuers' token shapes: GitLab, npm, Hugging Face, SendGrid, PyPI, Firebase server keys.
+    _Secret("api_key", re.compile(r"(?<![\w-])(?:glpat|gldt|glrt|glptt)-[A-Za-z0-9_-]{20,255}")),
+    _Secret("api_key", re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{30,255}")),
+    _Secret("api_key", re.compile(r"(?<![\w-])hf_[A-Za-z0-9]{30,255}")),
+    _Secret("api_key", re.compile(r"(?<![\w-])SG\.[A-Za-z0-9_-]{16,100}\.[A-Za-z0-9_-]{16,100}")),
+    _Secret("api_key", re.compile(r"(?<![\w-])pypi-[A-Za-z0-9_-]{50,400}")),
+    _Secret("api_key", re.compile(r"(?<![\w-])AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{30,300}")),
+    # Webhook URLs carry their secret in the path (Slack, Discord).
+    _Secret(
+        "token",
+        re.compile(r"(?i)https://hooks\.slack\.com/(?:services|workflows|triggers)/(?P<v>[A-Za-z0-9/_-]{20,300})"),
+    ),
+    _Secret(
+        "token",
+        re.compile(r"(?i)https://(?:\w+\.)?discord(?:app)?\.com/api/webhooks/(?P<v>\d{5,30}/[A-Za-z0-9_-]{20,200})"),
+    ),
+    # HTTP Basic credentials, and keys named by what they open ("the server key is ...").
+    _Secret("token", re.compile(r"(?i)\bbasic\s+(?P<v>[A-Za-z0-9+/]{16,2000}={0,2})"), _mixed),
+    _Secret(
+        "api_key",
+        re.compile(
+            r"(?i)\b(?:account[_ -]?key|shared[_ -]?key|server[_ -]?key|signing[_ -]?key|private[_ -]?key"
+            r"|key|credential|credentials|creds)[\"']?\s{0,3}(?:[:=]|\bis\b)\s{0,3}[\"']?(?P<v>[A-Za-z0-9_\-./+=~:]{20,500})"
+        ),
+        lambda v, _: _mixed(v, _) and any(c.isupper() for c in v) and any(c.islower() for c in v),
+    ),
     _Secret(
         "token", re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{5,4000}\.eyJ[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{0,4000}")
     ),
