@@ -46,10 +46,14 @@ _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("month", "months"), ("seconds", 2592000.0)),
     **dict.fromkeys(("y", "yr", "yrs", "year", "years"), ("seconds", 31536000.0)),
     **dict.fromkeys(("%", "percent", "pct", "percentage"), ("percent", 1.0)),
-    **dict.fromkeys(("hz", "khz", "mhz"), ("hertz", 1.0)),
+    "hz": ("hertz", 1.0),
+    "khz": ("hertz", 1e3),
+    "mhz": ("hertz", 1e6),
+    "bps": ("bits/s", 1.0),
+    "kbps": ("bits/s", 1e3),
+    "mbps": ("bits/s", 1e6),
+    "gbps": ("bits/s", 1e9),
 }
-_UNITS["khz"], _UNITS["mhz"] = ("hertz", 1e3), ("hertz", 1e6)
-_UNITS |= {"bps": ("bits/s", 1.0), "kbps": ("bits/s", 1e3), "mbps": ("bits/s", 1e6), "gbps": ("bits/s", 1e9)}
 # Compact values only ("5m", "100m", "512k"): read both ways, the rule's dimension decides (a
 # minute or a megabyte: nginx writes `100m` for sizes); in prose "m" is a metre as often.
 _COMPACT: dict[str, tuple[tuple[str, float], ...]] = {
@@ -116,12 +120,11 @@ _KEY_UNITS = vocabulary(
     "ms msec millis sec secs seconds minutes mins hours hrs days weeks months years bytes kb kib mb mib gb gib pct "
     "percent percentage hz"
 )
+# Generic words that still name what a value is about when the key says nothing else (`timeout=5`).
 _KEEP_SUBJECT = vocabulary("timeout ttl age interval retention concurrency")
 _TIME_OUT = re.compile(r"\btim(?:e|ed|es)\s+out\b", re.I)  # "times out after 10 s" is a timeout
 _MEASURED = re.compile(r"\b(?:took|takes|taking|measured|averag\w*|peaked|reached|hit|spent)\s+(?:\w+\s+)?$", re.I)
-_NEGATED_BOUND = re.compile(
-    r"\b(?:not|never|no|nothing|nobody|cannot|can't|mustn't|may\s+not|must\s+not)\b", re.I
-)  # generic, yet a subject when nothing else is
+_NEGATED_BOUND = re.compile(r"\b(?:not|never|no|nothing|nobody|cannot|can't|mustn't|may\s+not|must\s+not)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ class Quantity:
     """A value a rule fixes (or rules out)."""
 
     text: str
-    dimension: str  # bytes | seconds | percent | count | plain | version
+    dimension: str  # bytes | seconds | percent | hertz | bits/s | count | plain | version
     value: float
     bound: Bound
     ruled_out: bool
@@ -146,10 +149,10 @@ class LineValue:
     dimension: str | None
     value: float
     threshold: bool  # compared, not assigned (`soc < 0.25`): it must be one of the rule's values
-    # (after `compounds`) whether `key` is the line's words around the value rather than its own key
-    # (`INTERVAL '30 days'`, `timedelta(days=30)`): then one shared word is enough
     compounds: frozenset[str] = frozenset()  # the key as one word (`maxage`), when it has parts
     version: tuple[int, ...] = ()
+    # Whether `key` is the line's words around the value rather than a key of its own (`INTERVAL
+    # '30 days'`, `timedelta(days=30)`): then two shared words are enough (`check_values`).
     context: bool = False
     raw: float | None = None  # the number as written, before its unit (a rule's bare number compares to it)
     head: str | None = None  # the key's last word that names something (`client_max_body_size` → body)
