@@ -103,3 +103,10 @@ def test_a_key_named_by_what_it_opens_is_a_secret_and_a_primary_key_is_not() -> 
     assert [s.kind for s in find_secrets(f"the server key is {key}, put it in the app config")] == ["api_key"]
     assert find_secrets("the primary key is customer_id and the sort key is created_at") == []
     assert find_secrets("the key is the commit 3f05b8024231cfe70e8e6d183666e7988f0765c5") == []
+
+
+def test_a_credential_named_for_what_it_opens_is_a_secret() -> None:
+    value = "dev_tok_" + _token(24)
+    text = f"the relay token for gate-7 is {value}, keep it in the env var"
+    assert [text[s.start : s.end] for s in find_secrets(text)] == [value]
+    assert find_secrets("the token for the build is stored in the CI secret store and rotated monthly") == []

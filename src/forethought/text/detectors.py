@@ -131,7 +131,10 @@ _SECRETS: tuple[_Secret, ...] = (
         "api_key",
         re.compile(
             r"(?i)\b(?:account[_ -]?key|shared[_ -]?key|server[_ -]?key|signing[_ -]?key|private[_ -]?key"
-            r"|key|credential|credentials|creds)[\"']?\s{0,3}(?:[:=]|\bis\b)\s{0,3}[\"']?(?P<v>[A-Za-z0-9_\-./+=~:]{20,500})"
+            r"|key|credential|credentials|creds|token|secret|password)[\"']?"
+            # "the relay token for gate-7 is ...": what it opens may stand between the name and the value
+            r"(?:\s{1,3}(?:for|of|on|to)\s{1,3}[\w.@-]{1,40}(?:\s{1,3}[\w.@-]{1,40}){0,2}?)?"
+            r"\s{0,3}(?:[:=]|\bis\b)\s{0,3}[\"']?(?P<v>[A-Za-z0-9_\-./+=~:]{20,500})"
         ),
         lambda v, _: _mixed(v, _) and any(c.isupper() for c in v) and any(c.islower() for c in v),
     ),
