@@ -164,3 +164,11 @@ def test_a_min_prefix_in_a_key_is_not_minutes() -> None:
 def test_one_shared_word_of_a_lines_context_is_not_enough() -> None:
     statement = "The message queue visibility timeout for the label queue is 120 seconds."
     assert conflicts(statement, "SELECT purge('message_log', INTERVAL '30 days');") == []
+
+
+def test_a_kilobyte_reads_both_ways_and_a_kibibyte_one_way() -> None:
+    assert conflicts("Scan uploads are at most 25 MB.", "MAX_UPLOAD_BYTES = 25_000_000") == []
+    assert conflicts("Scan uploads are capped at 25 MiB.", "MAX_UPLOAD_BYTES = 25_000_000") == [
+        "MAX_UPLOAD_BYTES = 25_000_000"
+    ]
+    assert conflicts("Scan uploads are capped at 25 MiB.", "MAX_UPLOAD_BYTES = 25 << 20") == []

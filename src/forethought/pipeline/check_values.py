@@ -1,19 +1,19 @@
-"""Values: a draft line that sets what a rule fixes to another value ("1 KiB chunks" → `ChunkSize =
-4096`; "rewinds at most 120 ms" → `MaxRewind = 200 * time.Millisecond`; "Rust 1.80" →
-`rust-toolchain@1.75`; "kept 90 days (30 no longer)" → `INTERVAL '30 days'`).
+"""Values: a draft line that sets what a rule fixes to another value ("1 KiB chunks" →
+`ChunkSize = 4096`; "rewinds at most 120 ms" → `MaxRewind = 200 * time.Millisecond`; "Rust 1.80"
+→ `rust-toolchain@1.75`; "kept 90 days (30 no longer)" → `INTERVAL '30 days'`).
 
 Slot filling reads both sides (`text.quantities`); this module decides. A line's value is about a
 rule's quantity when their dimensions agree (a value with no unit takes the rule's) and the line's
 key is about the quantity's subject: the key as one word (`max-age`) is in it, or the key's head
 word is and so is every other word (half of them for a value with its own unit:
-`client_max_body_size = 100m`), or — for a value with no key of its own (`INTERVAL '30 days'`) — two words of the
-line around it are (words match when equal, one starts the other, or they share their first six letters).
-Then the line goes against the rule when the value is one the rule rules out, or when the rule
-fixes values for that subject and the line's value meets none of them (nor any other value the
-rule fixes in that dimension: "ranked at 60 Hz, casual at 30 Hz"): an exact value (within
-`TOLERANCE`, so "4 KB" is 4096), at most, at least; a threshold the line compares against must be
-one of the rule's values exactly; a version must match the rule's as far as the rule spells it
-("Node 20" allows `node:20.11`), or reach it for "1.80+".
+`client_max_body_size = 100m`), or — for a value with no key of its own (`INTERVAL '30 days'`) — two
+words of the line around it are (words match when equal, one starts the other, or they share their
+first six letters). Then the line goes against the rule when the value is one the rule rules out, or
+when the rule fixes values for that subject and the line's value meets none of them (nor any other
+value the rule fixes in that dimension: "ranked at 60 Hz, casual at 30 Hz"): an exact value (within
+`TOLERANCE`; "4 KB" is 4096 or 4000, "25 MiB" only 26,214,400), at most, at least; a threshold the
+line compares against must be one of the rule's values exactly; a version must match the rule's as
+far as the rule spells it ("Node 20" allows `node:20.11`), or reach it for "1.80+".
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from forethought.text.quantities import LineValue, Quantity, line_values, rule_q
 
 __all__ = ["MAX_LINE_CHARS", "TOLERANCE", "ValueConflict", "value_conflicts"]
 
-TOLERANCE = 0.05  # relative: 4 KB (4,000) and 4096 bytes, 1 MB and 1 MiB are the same setting
+TOLERANCE = 0.01  # relative, for rounding: "1 MB" is 1,000,000 or 1,048,576 by its two readings, not by slack
 MAX_LINE_CHARS = 400  # longer lines (minified code, data) are not read for settings
 
 
@@ -78,8 +78,12 @@ def _value(q: Quantity, v: LineValue) -> float:
     return v.value
 
 
-def _same(a: float, b: float) -> bool:
+def _close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE * max(abs(a), abs(b), 1e-12)
+
+
+def _same(x: float, q: Quantity) -> bool:
+    return _close(x, q.value) or (q.decimal is not None and _close(x, q.decimal))
 
 
 def _accepts(q: Quantity, v: LineValue) -> bool:
@@ -89,16 +93,16 @@ def _accepts(q: Quantity, v: LineValue) -> bool:
         return v.version[: len(q.version)] == q.version
     x = _value(q, v)
     if q.bound == "exact" or v.threshold:
-        return _same(x, q.value)
+        return _same(x, q)
     if q.bound == "max":
-        return x <= q.value * (1 + TOLERANCE)
-    return x >= q.value * (1 - TOLERANCE)
+        return x <= max(q.value, q.decimal or 0.0) * (1 + TOLERANCE)
+    return x >= min(q.value, q.decimal or q.value) * (1 - TOLERANCE)
 
 
 def _conflict(quantities: Sequence[Quantity], v: LineValue) -> tuple[Quantity, bool] | None:
     about = [q for q in quantities if _about(q, v)]
     for q in about:
-        if q.ruled_out and (_accepts(q, v) if q.dimension == "version" else _same(_value(q, v), q.value)):
+        if q.ruled_out and (_accepts(q, v) if q.dimension == "version" else _same(_value(q, v), q)):
             return q, True
     fixed = [q for q in about if not q.ruled_out]
     # "ranked at 60 Hz and casual at 30 Hz": the rule's other values of that dimension are allowed too.

@@ -54,6 +54,9 @@ _UNITS: dict[str, tuple[str, float]] = {
     "mbps": ("bits/s", 1e6),
     "gbps": ("bits/s", 1e9),
 }
+# Byte units that mean 1000 as often as 1024 ("a 1 MB limit" set as 1_000_000): both readings hold.
+_DECIMAL_TOO = {"kb": 1e3, "kbyte": 1e3, "kbytes": 1e3, "kilobyte": 1e3, "kilobytes": 1e3, "mb": 1e6, "megabyte": 1e6,
+                "megabytes": 1e6, "gb": 1e9, "gigabyte": 1e9, "gigabytes": 1e9}  # fmt: skip
 # Compact values only ("5m", "100m", "512k"): read both ways, the rule's dimension decides (a
 # minute or a megabyte: nginx writes `100m` for sizes); in prose "m" is a metre as often.
 _COMPACT: dict[str, tuple[tuple[str, float], ...]] = {
@@ -138,6 +141,7 @@ class Quantity:
     ruled_out: bool
     subject: frozenset[str]
     version: tuple[int, ...] = ()
+    decimal: float | None = None  # "1 MB" read as 1,000,000 too (the value is the binary 1,048,576)
 
 
 @dataclass(frozen=True)
@@ -279,7 +283,9 @@ def rule_quantities(statement: str) -> list[Quantity]:
             earlier = [q for q in found if q.dimension == dim and not q.ruled_out]
             if out and earlier and not (subject - _GENERIC - {"longer"}):  # "(60 days no longer)"
                 subject = earlier[-1].subject
-            found.append(Quantity(m.group(0).strip(), dim, _number(m["num"]) * scale, bound, out, subject))
+            decimal = _DECIMAL_TOO.get((m["unit"] or "").lower())
+            found.append(Quantity(m.group(0).strip(), dim, _number(m["num"]) * scale, bound, out, subject,
+                                  decimal=_number(m["num"]) * decimal if decimal else None))  # fmt: skip
             taken.append(m.span())
         for m in _RULE_VERSION.finditer(clause):
             if any(s <= m.start("ver") < e for s, e in taken):
