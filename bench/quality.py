@@ -11,6 +11,7 @@ scored in heuristic mode, each in a fresh store:
   substrings either way; precision counts every candidate the pipeline filed (pending or
   approved), recall every labelled rule;
 - project brief and check over the labelled rules stored as records (`quality_project`);
+- `project-read` (rules, tasks and drafts, no conversations): brief and check alone, the same way;
 - supersession and `as_of` over the project sessions imported in order (`quality_history`);
 - the bug-fix set's deciding rules among decoys (`quality_bugfix`);
 - support lifecycle and career profile (`quality_apps`).
@@ -137,6 +138,8 @@ SETS: dict[str, dict[str, Scorer]] = {
         "read": quality_project.score_project_read,
         "history": quality_history.score_history,
     },
+    # Rules, tasks and drafts without conversations: the brief and the check on a set of their own.
+    "project-read": {"read_only": quality_project.score_project_read},
     "bugfix": {"bugfix": quality_bugfix.score_bugfix},
     "support": {"support": quality_apps.score_support},
     "career": {"career": quality_apps.score_career},
@@ -155,6 +158,9 @@ def _rows_and_failing(blind: dict[str, Any]) -> tuple[list[Row], dict[str, list[
     if "read" in blind:
         rows += quality_project.rows(blind["read"])
         failing |= quality_project.failing(blind["read"])
+    if "read_only" in blind:
+        rows += quality_project.rows(blind["read_only"], "project-read")
+        failing |= quality_project.failing(blind["read_only"], "project-read")
     if "history" in blind:
         rows += quality_history.rows(blind["history"])
         failing |= quality_history.failing(blind["history"])

@@ -169,22 +169,22 @@ def score_project_read(folder: Path, embedder: str = "minilm") -> dict[str, Any]
     return result
 
 
-def rows(result: dict[str, Any]) -> list[Row]:
+def rows(result: dict[str, Any], app: str = "project") -> list[Row]:
     brief, check = result["brief"], result["check"]
     return [
-        Row("project", "brief precision", brief["precision"], brief["briefed"]),
-        Row("project", "brief recall (must)", brief["recall"], brief["must"]),
-        Row("project", "brief forbidden-task rate", brief["forbidden_task_rate"], brief["tasks"]),
-        Row("project", "brief mean items", brief["mean_items"], brief["tasks"]),
-        Row("project", "check precision", check["precision"], check["findings"]),
-        Row("project", "check recall", check["recall"], check["violations"]),
-        Row("project", "check findings on must-not-flag rules", check["findings_on_must_not_flag"], check["drafts"]),
+        Row(app, "brief precision", brief["precision"], brief["briefed"]),
+        Row(app, "brief recall (must)", brief["recall"], brief["must"]),
+        Row(app, "brief forbidden-task rate", brief["forbidden_task_rate"], brief["tasks"]),
+        Row(app, "brief mean items", brief["mean_items"], brief["tasks"]),
+        Row(app, "check precision", check["precision"], check["findings"]),
+        Row(app, "check recall", check["recall"], check["violations"]),
+        Row(app, "check findings on must-not-flag rules", check["findings_on_must_not_flag"], check["drafts"]),
     ]
 
 
-def failing(result: dict[str, Any]) -> dict[str, list[str]]:
+def failing(result: dict[str, Any], app: str = "project") -> dict[str, list[str]]:
     return {
-        "project brief: tasks missing a must rule": result["brief"]["tasks_missing_a_must"],
-        "project brief: tasks carrying a must-not rule": result["brief"]["tasks_carrying_a_must_not"],
-        "project check: failing drafts": result["check"]["failing_draft_ids"],
+        f"{app} brief: tasks missing a must rule": result["brief"]["tasks_missing_a_must"],
+        f"{app} brief: tasks carrying a must-not rule": result["brief"]["tasks_carrying_a_must_not"],
+        f"{app} check: failing drafts": result["check"]["failing_draft_ids"],
     }
