@@ -9,9 +9,10 @@ ModelUnavailable, and callers fall back to their deterministic rules.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -24,12 +25,38 @@ from forethought.judge.acts import Act
 from forethought.judge.features import features
 from forethought.judge.network import Weights, forward, softmax
 
-__all__ = ["REINSTALL", "WEIGHTS", "WEIGHTS_DIR", "WEIGHTS_SHA256", "Judgement", "SentenceJudge", "shared_judge"]
+__all__ = [
+    "REINSTALL",
+    "WEIGHTS",
+    "WEIGHTS_DIR",
+    "WEIGHTS_SHA256",
+    "Judgement",
+    "SentenceJudge",
+    "load_pinned",
+    "shared_judge",
+]
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 WEIGHTS = WEIGHTS_DIR / "judge.npz"
 REINSTALL = "pip install --force-reinstall forethought"
 WEIGHTS_SHA256 = "30e1a8c2b8fafe5f1fbd828ecec86df793c9105375fa90506f61b654cde07ea3"
+
+
+class _Fitted(Protocol):
+    @property
+    def embedder(self) -> str: ...
+
+
+FittedT = TypeVar("FittedT", bound=_Fitted)
+
+
+def load_pinned(what: str, path: Path, sha256: str, parse: Callable[[bytes], FittedT], embedder: Embedder) -> FittedT:
+    """Weights parsed from a file used only if it hashes to `sha256` and was fitted on `embedder`'s
+    embeddings; ModelUnavailable otherwise (callers fall back to their rules)."""
+    weights = parse(verify(PinnedFile(what, path, sha256, REINSTALL)).read_bytes())
+    if weights.embedder != embedder.name:
+        raise ModelUnavailable(f"{what} were trained on {weights.embedder!r} embeddings, not {embedder.name!r}")
+    return weights
 
 
 @dataclass(frozen=True)
@@ -66,13 +93,9 @@ class SentenceJudge:
         embedder = self.embedder
         with self._lock:
             if self._weights is None:
-                path = verify(PinnedFile("sentence judge weights", self._path, self._sha256, REINSTALL))
-                weights = Weights.from_bytes(path.read_bytes())
-                if weights.embedder != embedder.name:
-                    raise ModelUnavailable(
-                        f"sentence judge weights were trained on {weights.embedder!r} embeddings, not {embedder.name!r}"
-                    )
-                self._weights = weights
+                self._weights = load_pinned(
+                    "sentence judge weights", self._path, self._sha256, Weights.from_bytes, embedder
+                )
             return self._weights, embedder
 
     def judge(self, items: Sequence[tuple[str, Role]]) -> list[Judgement]:

@@ -23,9 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from forethought.embed.base import Embedder
-from forethought.embed.onnx_minilm import PinnedFile, verify
-from forethought.errors import ModelUnavailable
-from forethought.judge.model import REINSTALL, WEIGHTS_DIR, shared_judge
+from forethought.judge.model import WEIGHTS_DIR, load_pinned, shared_judge
 from forethought.text.amends import CONTRAST, negation_flips, new_value, shares_a_name, word_overlap
 
 __all__ = ["LABELS", "PAIRS", "PAIRS_SHA256", "PairJudge", "PairWeights", "pair_features", "shared_pair_judge"]
@@ -100,13 +98,9 @@ class PairJudge:
         embedder = self._embedder or shared_judge().embedder
         with self._lock:
             if self._weights is None:
-                path = verify(PinnedFile("pair judge weights", self._path, self._sha256, REINSTALL))
-                weights = PairWeights.from_bytes(path.read_bytes())
-                if weights.embedder != embedder.name:
-                    raise ModelUnavailable(
-                        f"pair judge weights were trained on {weights.embedder!r} embeddings, not {embedder.name!r}"
-                    )
-                self._weights = weights
+                self._weights = load_pinned(
+                    "pair judge weights", self._path, self._sha256, PairWeights.from_bytes, embedder
+                )
             return self._weights, embedder
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:

@@ -22,10 +22,9 @@ import numpy.typing as npt
 from forethought.apps.base import App, Applicability
 from forethought.domain import Record
 from forethought.embed.base import Embedder
-from forethought.embed.onnx_minilm import PinnedFile, verify
 from forethought.errors import ModelUnavailable
 from forethought.judge import shared_judge
-from forethought.judge.model import REINSTALL, WEIGHTS_DIR
+from forethought.judge.model import WEIGHTS_DIR, load_pinned
 from forethought.pipeline.applies import shared_evidence
 
 __all__ = ["FEATURES", "RelevanceModel", "feature_rows", "judge_embedder", "relevance_model"]
@@ -62,6 +61,12 @@ class RelevanceModel:
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, data: bytes) -> RelevanceModel:
+        raw = json.loads(data)
+        return cls(tuple(raw["features"]), tuple(raw["weights"]), float(raw["bias"]), float(raw["threshold"]),
+                   float(raw["margin"]), str(raw["embedder"]))  # fmt: skip
 
 
 def _cos(a: Array, b: Array) -> Array:
@@ -104,14 +109,10 @@ def relevance_model(name: str, sha256: str, *, folder: Path = WEIGHTS_DIR) -> Re
         key = f"{folder}/{name}:{sha256}"
         if key in _LOADED:
             return _LOADED[key]
-        path = verify(PinnedFile("relevance weights", folder / f"relevance-{name}.json", sha256, REINSTALL))
-        raw = json.loads(path.read_bytes())
-        model = RelevanceModel(tuple(raw["features"]), tuple(raw["weights"]), float(raw["bias"]),
-                               float(raw["threshold"]), float(raw["margin"]), str(raw["embedder"]))  # fmt: skip
+        path = folder / f"relevance-{name}.json"
+        model = load_pinned("relevance weights", path, sha256, RelevanceModel.from_json, judge_embedder())
         if model.features != FEATURES:
             raise ModelUnavailable(f"relevance weights {path} use features {model.features}, not {FEATURES}")
-        if model.embedder != judge_embedder().name:
-            raise ModelUnavailable(f"relevance weights {path} were fitted on {model.embedder!r} embeddings")
         _LOADED[key] = model
         return model
 
