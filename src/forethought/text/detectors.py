@@ -92,6 +92,24 @@ class _Secret:
 _VALUE = r"[\"']?(?P<v>(?<=\")[^\"\n]{1,200}(?=\")|(?<=')[^'\n]{1,200}(?=')|[^\s\"',;]{1,200})"
 _KEY_BODY = r"[A-Za-z0-9_\-./+=~]{16,500}"
 
+# Issuers' token shapes, each a prefix and a body: Groq, GitHub, Slack, Stripe-style live/test keys,
+# GitLab, npm, Hugging Face, SendGrid, PyPI, Firebase server keys.
+_ISSUED = (
+    r"gsk_[A-Za-z0-9]{20,200}",
+    r"gh[pousr]_[A-Za-z0-9]{30,255}",
+    r"github_pat_[A-Za-z0-9_]{22,255}",
+    r"xox[abposr]-[A-Za-z0-9-]{10,250}",
+    r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}",
+    r"(?:glpat|gldt|glrt|glptt)-[A-Za-z0-9_-]{20,255}",
+    r"npm_[A-Za-z0-9]{30,255}",
+    r"hf_[A-Za-z0-9]{30,255}",
+    r"SG\.[A-Za-z0-9_-]{16,100}\.[A-Za-z0-9_-]{16,100}",
+    r"pypi-[A-Za-z0-9_-]{50,400}",
+    r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{30,300}",
+)
+# What a credential opens may stand between its name and its value ("the relay token for gate-7 is").
+_OPENS = r"(?:\s{1,3}(?:for|of|on|to)\s{1,3}[\w.@-]{1,40}(?:\s{1,3}[\w.@-]{1,40}){0,2}?)?"
+
 _SECRETS: tuple[_Secret, ...] = (
     _Secret(
         "private_key",
@@ -103,19 +121,9 @@ _SECRETS: tuple[_Secret, ...] = (
     _Secret(
         "api_key", re.compile(r"(?<![\w-])sk-(?:proj-|svcacct-|admin-|ant-)?(?P<body>[\w-]{20,300})", re.A), _mixed
     ),
-    _Secret("api_key", re.compile(r"(?<![\w-])gsk_[A-Za-z0-9]{20,200}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})")),
+    _Secret("api_key", re.compile(r"(?<![\w-])(?:" + "|".join(_ISSUED) + ")")),
     _Secret("api_key", re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")),
-    _Secret("api_key", re.compile(r"(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,250}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}")),
     _Secret("api_key", re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])")),
-    # Other issuers' token shapes: GitLab, npm, Hugging Face, SendGrid, PyPI, Firebase server keys.
-    _Secret("api_key", re.compile(r"(?<![\w-])(?:glpat|gldt|glrt|glptt)-[A-Za-z0-9_-]{20,255}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{30,255}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])hf_[A-Za-z0-9]{30,255}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])SG\.[A-Za-z0-9_-]{16,100}\.[A-Za-z0-9_-]{16,100}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])pypi-[A-Za-z0-9_-]{50,400}")),
-    _Secret("api_key", re.compile(r"(?<![\w-])AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{30,300}")),
     # Webhook URLs carry their secret in the path (Slack, Discord).
     _Secret(
         "token",
@@ -127,14 +135,12 @@ _SECRETS: tuple[_Secret, ...] = (
     ),
     # HTTP Basic credentials, and keys named by what they open ("the server key is ...").
     _Secret("token", re.compile(r"(?i)\bbasic\s+(?P<v>[A-Za-z0-9+/]{16,2000}={0,2})"), _mixed),
-    _Secret(
+    _Secret(  # any other key or credential ("the server key is ...", AccountKey=...): a mixed-case value
         "api_key",
         re.compile(
-            r"(?i)\b(?:account[_ -]?key|shared[_ -]?key|server[_ -]?key|signing[_ -]?key|private[_ -]?key"
-            r"|key|credential|credentials|creds|token|secret|password)[\"']?"
-            # "the relay token for gate-7 is ...": what it opens may stand between the name and the value
-            r"(?:\s{1,3}(?:for|of|on|to)\s{1,3}[\w.@-]{1,40}(?:\s{1,3}[\w.@-]{1,40}){0,2}?)?"
-            r"\s{0,3}(?:[:=]|\bis\b)\s{0,3}[\"']?(?P<v>[A-Za-z0-9_\-./+=~:]{20,500})"
+            r"(?i)\b(?:[a-z]{0,20}key|credentials?|creds)[\"']?"
+            + _OPENS
+            + r"\s{0,3}(?:[:=]|\bis\b)\s{0,3}[\"']?(?P<v>[A-Za-z0-9_\-./+=~:]{20,500})"
         ),
         lambda v, _: _mixed(v, _) and any(c.isupper() for c in v) and any(c.islower() for c in v),
     ),
@@ -146,7 +152,8 @@ _SECRETS: tuple[_Secret, ...] = (
         "api_key",  # api_key=..., SECRET_KEY: ..., "access_token": "...", my API key is ...
         re.compile(
             r"(?i)(?<![\w-])[a-z0-9_-]{0,40}(?:api[ _-]?key|secret|token|access[_-]?key)[a-z0-9_-]{0,20}[\"']?"
-            rf"\s{{0,3}}(?:[:=]|\bis\b)\s{{0,3}}[\"']?(?P<v>{_KEY_BODY})"
+            + _OPENS
+            + rf"\s{{0,3}}(?:[:=]|\bis\b)\s{{0,3}}[\"']?(?P<v>{_KEY_BODY})"
         ),
         _mixed,
     ),
