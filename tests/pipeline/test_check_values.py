@@ -97,6 +97,17 @@ def test_a_comment_sets_nothing() -> None:
         ("Every HTTP client sets a timeout of at least 2 s.", "requests.get(url, timeout=0.5)",
          "requests.get(url, timeout=5)"),
         ("Uploads go in 4 KB blocks.", "BLOCK = 8192", "BLOCK = 4096"),
+        # bounds, bare numbers after a bound, units in keys, a negation turning a bound
+        ("CI jobs have `timeout-minutes` of at most 30.", "timeout-minutes: 120", "timeout-minutes: 20"),
+        ("Lobby pages list at most 50 rooms per page.", "ROOMS_PER_PAGE = 200", "ROOMS_PER_PAGE = 25"),
+        ("Helm charts set `podDisruptionBudget.minAvailable: 1` for every service.", "minAvailable: 0",
+         "minAvailable: 1"),
+        ("The scheduler never books more than 150 ms of jitter into a slot.", "max_jitter_ms: 250",
+         "max_jitter_ms: 100"),
+        ("Render nodes run at most 4 jobs concurrently.", "concurrency: 16", "concurrency: 2"),
+        ("Webhook calls time out after 10 seconds.", "client := &http.Client{Timeout: 60 * time.Second}",
+         "client := &http.Client{Timeout: 10 * time.Second}"),
+        ("Upload bodies are capped at 25 MiB.", "client_max_body_size = 100m", "client_max_body_size = 25m"),
     ],
 )  # fmt: skip
 def test_a_line_setting_another_value_is_flagged_and_the_right_one_is_not(statement: str, bad: str, good: str) -> None:
@@ -125,30 +136,13 @@ def test_the_check_reports_a_value_conflict_with_the_line_and_the_fix(tmp_path: 
         [v] = report.violations
         assert (v.source, v.excerpt) == ("value", "PART_SIZE = 1024 * 1024  # bigger is faster")
         assert "512 KiB" in v.suggestion and v.record_id == record.id
+        msrv = memory.retain(scope, "MSRV is Rust 1.74 (not 1.75+).", kind="constraint").record
+        [ruled] = memory.check(scope, "- uses: dtolnay/rust-toolchain@1.76", records=[msrv], path="ci.yml").violations
+        assert "which memory rules out (not 1.75+)" in ruled.message and "not not" not in ruled.message
         support = memory.scope("support", "desk")
         reply = memory.retain(support, "The router takes 5 minutes to restart.", kind="fact").record
         said = memory.check(support, "restart_wait: 10m", records=[reply])
         assert [v for v in said.violations if v.source == "value"] == []  # the app does not check values
-
-
-@pytest.mark.parametrize(
-    ("statement", "bad", "good"),
-    [
-        ("CI jobs have `timeout-minutes` of at most 30.", "timeout-minutes: 120", "timeout-minutes: 20"),
-        ("Lobby pages list at most 50 rooms per page.", "ROOMS_PER_PAGE = 200", "ROOMS_PER_PAGE = 25"),
-        ("Helm charts set `podDisruptionBudget.minAvailable: 1` for every service.", "minAvailable: 0",
-         "minAvailable: 1"),
-        ("The scheduler never books more than 150 ms of jitter into a slot.", "max_jitter_ms: 250",
-         "max_jitter_ms: 100"),
-        ("Render nodes run at most 4 jobs concurrently.", "concurrency: 16", "concurrency: 2"),
-        ("Webhook calls time out after 10 seconds.", "client := &http.Client{Timeout: 60 * time.Second}",
-         "client := &http.Client{Timeout: 10 * time.Second}"),
-        ("Upload bodies are capped at 25 MiB.", "client_max_body_size = 100m", "client_max_body_size = 25m"),
-    ],
-)  # fmt: skip
-def test_bounds_bare_numbers_and_units_in_keys(statement: str, bad: str, good: str) -> None:
-    assert conflicts(statement, bad) == [bad]
-    assert conflicts(statement, good) == []
 
 
 def test_a_measured_duration_fixes_nothing() -> None:

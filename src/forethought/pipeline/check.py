@@ -38,7 +38,14 @@ from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
 from forethought.pipeline.applies import heuristic_applicability
 from forethought.pipeline.brief import elapsed_ms, query_for
-from forethought.pipeline.check_scope import DraftFacts, draft_facts, forbid_applies, require_applies, rule_scope
+from forethought.pipeline.check_scope import (
+    DraftFacts,
+    RuleScope,
+    draft_facts,
+    forbid_applies,
+    require_applies,
+    rule_scope,
+)
 from forethought.pipeline.check_values import value_conflicts
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
@@ -130,8 +137,9 @@ def check_draft(
         provided = [r for r in records if r.status is Status.ACTIVE]
         relevant = {r.id for r in provided}
     facts = draft_facts(draft, path)
-    found, skipped = _patterns(draft, provided, relevant, facts)
-    found += _values(app, draft, provided, facts)
+    scopes = {r.id: rule_scope(r) for r in provided}  # read once: patterns and values are gated by it
+    found, skipped = _patterns(draft, provided, relevant, facts, scopes)
+    found += _values(app, draft, provided, facts, scopes)
     step = time.perf_counter()
     found += _actions(memory, app, draft, provided)
     timings["actions"] = elapsed_ms(step)
@@ -193,14 +201,14 @@ def _compile(pattern: str) -> re.Pattern[str] | str:
 
 
 def _patterns(
-    draft: str, records: Sequence[Record], relevant: set[str], facts: DraftFacts
+    draft: str, records: Sequence[Record], relevant: set[str], facts: DraftFacts, scopes: Mapping[str, RuleScope]
 ) -> tuple[list[Violation], list[SkippedPattern]]:
     found: list[Violation] = []
     skipped: list[SkippedPattern] = []
     for record in records:
         if record.check is None:
             continue
-        scope = rule_scope(record)
+        scope = scopes[record.id]
         forbids = record.check.forbid if forbid_applies(scope, facts) else ()
         requires = record.check.require if require_applies(scope, facts) else ()
         rules = [(p, True) for p in forbids] + [(p, False) for p in requires]
@@ -219,13 +227,16 @@ def _patterns(
     return found, skipped
 
 
-def _values(app: App, draft: str, records: Sequence[Record], facts: DraftFacts) -> list[Violation]:
-    fixing = [r for r in records if app.checks_values(r.kind) and forbid_applies(rule_scope(r), facts)]
+def _values(
+    app: App, draft: str, records: Sequence[Record], facts: DraftFacts, scopes: Mapping[str, RuleScope]
+) -> list[Violation]:
+    fixing = [r for r in records if app.checks_values(r.kind) and forbid_applies(scopes[r.id], facts)]
     found: list[Violation] = []
     for c in value_conflicts(draft, fixing):
-        what = f"{'sets' if not c.ruled_out else 'sets again'} `{c.found}` where memory says " + (
-            f"not {c.expected}" if c.ruled_out else c.expected)  # fmt: skip
-        fix = f"Use the value memory fixes ({c.expected})." if not c.ruled_out else "Use the value memory fixes now."
+        if c.ruled_out:  # `expected` is the value the rule rules out ("60 days no longer", "not 1.75+")
+            what, fix = f"sets `{c.found}`, which memory rules out ({c.expected})", "Use the value the rule fixes now."
+        else:
+            what, fix = f"sets `{c.found}` where memory says {c.expected}", f"Use {c.expected}, as memory says."
         found.append(_violation(c.record, c.line, "value", what, rule=RULE_VALUE, suggestion=fix))
     return found
 

@@ -247,7 +247,6 @@ def _clauses(sentence: str) -> list[str]:
 def rule_quantities(statement: str) -> list[Quantity]:
     """The values `statement` fixes or rules out (see the module doc)."""
     found: list[Quantity] = []
-    spans: list[tuple[int, int]] = []
     last_name = ""
     for clause in _clauses(_TIME_OUT.sub("timeout", statement)):
         taken: list[tuple[int, int]] = []
@@ -304,7 +303,6 @@ def rule_quantities(statement: str) -> list[Quantity]:
             out = _ruled_out(before, after, "exact") or bool(re.search(r"\b(?:not|no|never)\s*$", clause[: m.start()]))
             found.append(Quantity(m.group(0), "version", 0.0, bound, out, frozenset(_stems(name)),
                                   _version(m["ver"])))  # fmt: skip
-        spans += taken
     return found
 
 
@@ -349,14 +347,12 @@ def line_values(line: str) -> list[LineValue]:
                                    context=context, raw=value, head=head))  # fmt: skip
         taken.append(m.span())
     for m in _LINE_UNIT.finditer(line):
-        readings = _units(m["unit"], compact=True) or _units(m["unit"], compact=False)
+        readings = _units(m["unit"], compact=True)
         if not readings or any(s <= m.start() < e for s, e in taken):
             continue
         for dim, scale in readings:
             found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()], compounds=False)), dim,
-                                   _number(m["num"]) * scale,
-                                   False, context=True))  # fmt: skip
-        taken.append(m.span())
+                                   _number(m["num"]) * scale, False, context=True))  # fmt: skip
     for m in _LINE_VERSION.finditer(line):
         found.append(LineValue(m.group(0), frozenset(_stems(m["name"])), "version", 0.0, False,
                                version=_version(m["ver"])))  # fmt: skip

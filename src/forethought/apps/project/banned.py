@@ -166,17 +166,15 @@ def _name_patterns(name: str) -> tuple[list[str], list[str]]:
 
 
 def _packed(build: Callable[[Sequence[str]], str], words: Sequence[str]) -> list[str]:
-    """One pattern for many words, split so that none is longer than a record may carry."""
-    out: list[str] = []
-    chunk: list[str] = []
+    """One pattern for many words, split so that none is longer than a record may carry (a word
+    too long for a pattern of its own is left out)."""
+    chunks: list[list[str]] = []
     for word in words:
-        if chunk and len(build([*chunk, word])) > MAX_PATTERN_LENGTH:
-            out.append(build(chunk))
-            chunk = []
-        chunk.append(word)
-    if chunk and len(build(chunk)) <= MAX_PATTERN_LENGTH:
-        out.append(build(chunk))
-    return out
+        if chunks and len(build([*chunks[-1], word])) <= MAX_PATTERN_LENGTH:
+            chunks[-1].append(word)
+        elif len(build([word])) <= MAX_PATTERN_LENGTH:
+            chunks.append([word])
+    return [build(chunk) for chunk in chunks]
 
 
 def import_line(*words: str) -> str:
