@@ -34,7 +34,7 @@ def score(paths: list[Path]) -> dict[str, Any]:
     by_source: Counter[str] = Counter()
     kind_hits: Counter[str] = Counter()
     kind_violations: Counter[str] = Counter()
-    with tempfile.TemporaryDirectory() as tmp, Forethought.open(Path(tmp) / "c.db", embedder="hashing") as memory:
+    with tempfile.TemporaryDirectory() as tmp, Forethought.open(Path(tmp) / "c.db", embedder="minilm") as memory:
         scope = memory.scope("project", "corpus")
         for rule in rules:
             record = memory.retain(scope, rule["rule"], kind=rule["kind"]).record
