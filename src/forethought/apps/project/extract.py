@@ -42,7 +42,8 @@ __all__ = ["extract"]
 log = logging.getLogger(__name__)
 
 _SOURCES = (Role.USER, Role.AGENT)
-# Kinds whose statement is a rule that code can break, so patterns are worth deriving.
+# The kinds an agent's proposal can take once the person agrees (a failed attempt or a taste is
+# the person's own to report, never the agent's).
 _RULE_KINDS = ("decision", "convention", "constraint", "dependency_policy", "process", "architecture")
 # A sentence becomes a candidate when the judge's calibrated probability that it is durable
 # memory (rule + preference + failed attempt) reaches this (chosen on the tuning sets).
