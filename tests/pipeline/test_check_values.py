@@ -166,3 +166,20 @@ def test_a_kilobyte_reads_both_ways_and_a_kibibyte_one_way() -> None:
         "MAX_UPLOAD_BYTES = 25_000_000"
     ]
     assert conflicts("Scan uploads are capped at 25 MiB.", "MAX_UPLOAD_BYTES = 25 << 20") == []
+
+
+def test_a_value_on_a_line_about_something_else_is_left_alone(tmp_path: Path) -> None:
+    statement = "The queue consumer retries a message at most 3 times."
+    seeding = "for i in 1 2 3 4 5; do\n  echo seeding\ndone\nMAX_RETRIES=10 curl -s localhost\n"
+    consumer = "queue:\n  consumer:\n    prefetch: 20\n    max_retries: 10\n"
+    assert conflicts(statement, seeding) == ["MAX_RETRIES=10 curl -s localhost"]  # the words alone tie them
+    with Forethought.open(tmp_path / "m.db", embedder="minilm") as memory:
+        scope = memory.scope("project", "fleet")
+        record = memory.retain(scope, statement, kind="constraint").record
+        assert memory.check(scope, seeding, records=[record], path="scripts/seed.sh").violations == []
+        [v] = memory.check(scope, consumer, records=[record], path="config/queue.yaml").violations
+        assert (v.source, v.excerpt) == ("value", "max_retries: 10")
+    with Forethought.open(tmp_path / "h.db", embedder="hashing") as memory:  # the floor is MiniLM's alone
+        scope = memory.scope("project", "fleet")
+        record = memory.retain(scope, statement, kind="constraint").record
+        assert len(memory.check(scope, seeding, records=[record], path="scripts/seed.sh").violations) == 1

@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from forethought.apps.base import App, Failed
 from forethought.domain import Record, Status, handle_for
+from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import BackendError, InvalidInput
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
@@ -46,7 +47,7 @@ from forethought.pipeline.check_scope import (
     require_applies,
     rule_scope,
 )
-from forethought.pipeline.check_values import value_conflicts
+from forethought.pipeline.check_values import ValueConflict, value_conflicts
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
 from forethought.text.sentences import sentences
@@ -59,6 +60,15 @@ __all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "MAX_PATH_C
 # scored 0.74-0.92, different actions on the same topic up to 0.65. The hashing embedder scores
 # surface overlap only, so there this catches near-copies and nothing else.
 ACTION_SIMILARITY = 0.72
+# A value conflict stands only if the line, with its path and the few lines above it, is at least
+# faintly about the rule (MiniLM cosine): a number for another setting that shares a word with the
+# rule ("retention-days" of a build artifact against a log-retention rule) scores near zero.
+# Set on tuning data: every true value finding on the rule-vs-line corpus and tuning drafts
+# scored 0.187 or more; findings on unrelated settings -0.03 to 0.095. Only with MiniLM (the
+# hashing embedder's scores are surface overlap, not topic).
+VALUE_TOPIC_FLOOR = 0.15
+VALUE_TOPIC_MODEL = MiniLMEmbedder.name
+VALUE_CONTEXT_LINES = 3
 LOW_CONFIDENCE = 0.6
 MAX_DRAFT_CHARS = 200_000
 MAX_PATH_CHARS = 1_000
@@ -139,7 +149,7 @@ def check_draft(
     facts = draft_facts(draft, path)
     scopes = {r.id: rule_scope(r) for r in provided}  # read once: patterns and values are gated by it
     found, skipped = _patterns(draft, provided, relevant, facts, scopes)
-    found += _values(app, draft, provided, facts, scopes)
+    found += _values(memory, app, draft, provided, facts, scopes, path)
     step = time.perf_counter()
     found += _actions(memory, app, draft, provided)
     timings["actions"] = elapsed_ms(step)
@@ -227,18 +237,36 @@ def _patterns(
     return found, skipped
 
 
-def _values(
-    app: App, draft: str, records: Sequence[Record], facts: DraftFacts, scopes: Mapping[str, RuleScope]
-) -> list[Violation]:
+def _values(memory: Memory, app: App, draft: str, records: Sequence[Record], facts: DraftFacts,
+            scopes: Mapping[str, RuleScope], path: str | None) -> list[Violation]:  # fmt: skip
     fixing = [r for r in records if app.checks_values(r.kind) and forbid_applies(scopes[r.id], facts)]
     found: list[Violation] = []
-    for c in value_conflicts(draft, fixing):
+    for c in _on_topic(memory, draft, value_conflicts(draft, fixing), path):
         if c.ruled_out:  # `expected` is the value the rule rules out ("60 days no longer", "not 1.75+")
             what, fix = f"sets `{c.found}`, which memory rules out ({c.expected})", "Use the value the rule fixes now."
         else:
             what, fix = f"sets `{c.found}` where memory says {c.expected}", f"Use {c.expected}, as memory says."
         found.append(_violation(c.record, c.line, "value", what, rule=RULE_VALUE, suggestion=fix))
     return found
+
+
+def _on_topic(memory: Memory, draft: str, conflicts: list[ValueConflict], path: str | None) -> list[ValueConflict]:
+    """The conflicts whose line (with the file's path and the lines above it) is about the rule at
+    all, by VALUE_TOPIC_FLOOR; all of them when the embedder is not the one the floor was set on."""
+    embedder = memory.embedder
+    if not conflicts or embedder is None or embedder.name != VALUE_TOPIC_MODEL:
+        return conflicts
+    lines = [line.strip() for line in draft.splitlines()]
+    windows = []
+    for c in conflicts:
+        at = lines.index(c.line) if c.line in lines else 0
+        windows.append(" ".join([path or "", *lines[max(0, at - VALUE_CONTEXT_LINES) : at + 1]]).strip())
+    try:
+        vectors = embedder.embed([c.record.statement for c in conflicts] + windows)
+    except BackendError:
+        return conflicts  # the topic gate is lost; the value match itself still holds
+    n = len(conflicts)
+    return [c for i, c in enumerate(conflicts) if float(vectors[i] @ vectors[n + i]) >= VALUE_TOPIC_FLOOR]
 
 
 def _line(draft: str, start: int, end: int) -> str:
