@@ -9,6 +9,7 @@ import pytest
 
 from forethought import Forethought, RetainItem
 from forethought.apps.project.banned import banned_patterns
+from forethought.apps.project.patterns import derive_patterns
 
 
 def hits(rule: str, draft: str) -> list[str]:
@@ -160,3 +161,36 @@ def test_derived_patterns_always_fit_a_record() -> None:
     assert derived is not None
     assert len(derived.forbid) + len(derived.require) <= MAX_PATTERNS
     assert all(len(p) <= MAX_PATTERN_LENGTH for p in derived.forbid)
+
+
+@pytest.mark.parametrize(
+    ("rule", "bad", "good"),
+    [
+        (
+            "Do not use date-fns for clinic time zones; use date-fns-tz.",
+            "import { format } from 'date-fns';",
+            "import { formatInTimeZone } from 'date-fns-tz';",
+        ),
+        (
+            "Ship lodash-es in the portal bundle; lodash must not be added.",
+            '    "lodash": "^4.17.21",',
+            '    "lodash-es": "^4.17.21",',
+        ),
+        (
+            "Freight quotes talk to the cluster through opensearch-java; never use the elasticsearch client.",
+            "    implementation 'org.elasticsearch.client:elasticsearch-rest-client:8.11.0'",
+            "    implementation 'org.opensearch.client:opensearch-java:2.10.0'",
+        ),
+        (
+            "Use heapless::Vec for telemetry frames; alloc Vec is not allowed.",
+            "use alloc::vec::Vec;",
+            "use heapless::Vec;",
+        ),
+    ],
+)
+def test_a_longer_name_the_rule_allows_beside_a_banned_one_is_left_alone(rule: str, bad: str, good: str) -> None:
+    derived = derive_patterns(rule)
+    assert derived is not None
+    patterns = [re.compile(p, re.M) for p in derived.forbid]
+    assert any(p.search(bad) for p in patterns), rule
+    assert not any(p.search(good) for p in patterns), rule

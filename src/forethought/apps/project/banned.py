@@ -16,6 +16,9 @@ A rule is cut into clauses (at `;`, `.`, dashes, brackets, "but"); in a clause t
 A verb with an object ("never send the X-Debug header to production", "import icons from A, not
 B") is a scoped rule, not a ban on the name: the phrase rules in `patterns.py` handle those, and
 this module adds nothing when they already derived a pattern.
+A longer name the rule says beside a banned one is not the banned one: "no date-fns for zones, use
+date-fns-tz", "no alloc Vec, heapless::Vec only" — import and manifest lines naming `date-fns-tz`
+or `heapless::Vec` are left alone (`siblings`).
 A name the rule also uses in a clause that does not negate is never banned ("log/slog only; zap
 ... not allowed" bans zap, not slog). Code-shaped names are found as tokens anywhere in the
 draft (a suffix such as `.module.css` at the end of a file name; a capitalised product name also
@@ -32,7 +35,7 @@ from collections.abc import Callable, Sequence
 from forethought.apps.project.areas import code_identifiers
 from forethought.domain.limits import MAX_PATTERN_LENGTH
 
-__all__ = ["banned_patterns", "import_line", "manifest_line"]
+__all__ = ["banned_patterns", "import_line", "manifest_line", "siblings"]
 
 _CLAUSE = re.compile(
     r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)"
@@ -177,12 +180,38 @@ def _packed(build: Callable[[Sequence[str]], str], words: Sequence[str]) -> list
     return [build(chunk) for chunk in chunks]
 
 
-def import_line(*words: str) -> str:
+def siblings(rule: str, name: str, banned: set[str]) -> tuple[list[str], list[str]]:
+    """(suffixes, prefixes) that make `name` another name the rule says and does not ban:
+    `date-fns-tz` beside a banned `date-fns` gives the suffix `-tz`; `heapless::Vec` beside a
+    banned `Vec` the prefix `heapless::`."""
+    lowered, banned_lower = name.lower(), {b.lower() for b in banned}
+    suffixes, prefixes = [], []
+    said = " ".join(c[: m.start()] if (m := _NEGATES.search(c)) else c for c in _clauses(rule))  # not what it negates
+    for word in {w.strip("`'\".,;:()") for w in re.findall(r"[\w@./+:-]+", said)}:
+        low = word.lower()
+        if low == lowered or low in banned_lower or len(word) > 100:
+            continue
+        if low.startswith(lowered) and re.match(r"[-_.:]+\w", low[len(lowered) :]):
+            suffixes.append(word[len(name) :])
+        elif low.endswith(lowered) and re.search(r"\w[-_.:]+$", low[: -len(lowered)]):
+            prefixes.append(word[: -len(name)])
+    return sorted(set(suffixes)), sorted(set(prefixes))
+
+
+def _unless(suffixes: Sequence[str], prefixes: Sequence[str]) -> tuple[str, str]:
+    """Lookarounds that leave the sibling names alone (in any case)."""
+    before = "".join(f"(?<!{re.escape(p)})" for p in prefixes if len(p) <= 40)
+    after = "".join(rf"(?![-_.:]{{1,3}}{_loose(s.lstrip('-_.:'))}(?![\w]))" for s in suffixes if len(s) <= 40)
+    return before, after
+
+
+def import_line(*words: str, siblings: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
     """A pattern for `word` on an import line: `import`, `from`, `require`, `#include`, `use`, `gem`,
     `pod`, a build dependency (`implementation(...)`), a Go import-block line (with or without an
     alias). Case is ignored and a separator in the name matches any (`Joda-Time` finds
-    `org.joda.time`)."""
-    name = r"(?<![\w])" + _loose(*words) + r"(?![\w])"
+    `org.joda.time`); `siblings` (suffixes, prefixes) are longer names left alone."""
+    before, after = _unless(*siblings)
+    name = r"(?<![\w])" + before + _loose(*words) + after + r"(?![\w])"
     return (
         r"(?im:^[ \t]*(?:import|from|require|#include|using|use|gem|pod|implementation|api|compile"
         r"|testImplementation|runtimeOnly)\b[^\n]{0,200}?"
@@ -193,11 +222,12 @@ def import_line(*words: str) -> str:
     )
 
 
-def manifest_line(*words: str) -> str:
+def manifest_line(*words: str, siblings: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
     """A pattern for `word` as a declared dependency: a manifest entry with a version (`"word":
     "^1.2"`, `word>=2.31`, `word = "1"`, `word = { version = ... }`) or build coordinates
-    (`"com.example:word:1.0"`)."""
-    w = _loose(*words)
+    (`"com.example:word:1.0"`); `siblings` as for `import_line`."""
+    before, after = _unless(*siblings)
+    w = before + _loose(*words) + after
     return (
         r"(?im:^[ \t]*[\"']?(?:@[\w.-]{1,100}/)?" + w + r"(?:\[[\w,]{0,100}\])?(?:[\"']?[ \t]*[=:][ \t]*[\"']?"
         r"(?:[\^~<>=*\d]|latest\b|workspace:|file:|git|npm:)|[ \t]*=[ \t]*\{|[ \t]*[<>=~!]=?[ \t]*\d)"
@@ -235,7 +265,13 @@ def banned_patterns(rule: str) -> list[str]:
         on_lines += names
     on_lines += [w for w in sorted(banned_words - banned_code) if w.lower() not in allowed_lower]
     on_lines = list(dict.fromkeys(on_lines))
-    out += _packed(lambda ws: import_line(*ws), on_lines) + _packed(lambda ws: manifest_line(*ws), on_lines)
+    banned = banned_code | banned_words
+    kin = {w: siblings(rule, w, banned) for w in on_lines}
+    alone = [w for w in on_lines if kin[w] == ([], [])]
+    out += _packed(lambda ws: import_line(*ws), alone) + _packed(lambda ws: manifest_line(*ws), alone)
+    for w in (w for w in on_lines if kin[w] != ([], [])):  # a pattern of its own, with its exceptions
+        own = (import_line(w, siblings=kin[w]), manifest_line(w, siblings=kin[w]))
+        out += [p for p in own if len(p) <= MAX_PATTERN_LENGTH]
     out += [_phrase(p) for p in sorted(phrases)]
     if star:
         out.append(r"(?i:\bselect[ \t]+(?:distinct[ \t]+)?(?:\w{1,40}\.)?\*)")

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from forethought.apps.project.banned import banned_patterns, import_line, manifest_line
+from forethought.apps.project.banned import banned_patterns, import_line, manifest_line, siblings
 from forethought.apps.project.forms import form_patterns
 from forethought.domain.candidates import CheckPatterns
 from forethought.domain.limits import MAX_PATTERN_LENGTH, MAX_PATTERNS
@@ -137,7 +137,7 @@ def _logging(thing: str) -> list[str]:
     return [rf"{call}\s*\([^\n]{{0,200}}(?i:{word})"]
 
 
-def _library(name: str) -> list[str]:
+def _library(name: str, rule: str) -> list[str]:
     name = name.strip("`").rstrip(".")
     if name.lower() in _STOPWORDS or len(name) < 2:
         return []
@@ -149,8 +149,8 @@ def _library(name: str) -> list[str]:
     lowered = re.escape(package.lower())
     patterns = [
         rf"(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)['\"](?i:{lowered})(?:/[^'\"\n]{{0,100}})?['\"]",
-        import_line(package),
-        manifest_line(package),
+        import_line(package, siblings=siblings(rule, package, {package})),
+        manifest_line(package, siblings=siblings(rule, package, {package})),
     ]
     if re.fullmatch(r"[A-Za-z_]\w*", package):
         patterns.append(rf"(?m:^[ \t]*(?:from|import)[ \t]+(?i:{lowered})\b)")
@@ -180,7 +180,7 @@ def _forbidden(rule: str) -> list[str]:
         for m in rx.finditer(rule):
             if _EXCEPTION.match(rule[m.end() :]) or _STAR.match(rule[m.end() :]):
                 continue  # an exception the regex cannot see; `select *` is banned.py's
-            out += _library(m.group("name"))
+            out += _library(m.group("name"), rule)
     return out
 
 
