@@ -50,6 +50,7 @@ from forethought.pipeline.check_scope import (
 from forethought.pipeline.check_values import ValueConflict, value_conflicts
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
+from forethought.text.comments import comment_spans
 from forethought.text.sentences import sentences
 from forethought.text.words import salient_words
 
@@ -215,6 +216,7 @@ def _patterns(
 ) -> tuple[list[Violation], list[SkippedPattern]]:
     found: list[Violation] = []
     skipped: list[SkippedPattern] = []
+    comments = comment_spans(draft)  # a name in a comment is a mention: it neither breaks nor meets a rule
     for record in records:
         if record.check is None:
             continue
@@ -228,10 +230,11 @@ def _patterns(
                 skipped.append(SkippedPattern(record_id=record.id, handle=record.handle, pattern=pattern,
                                               reason=compiled))  # fmt: skip
             elif forbid:
-                lines = {_line(draft, m.start(), m.end()) for m in compiled.finditer(draft) if m.end() > m.start()}
+                lines = {_line(draft, m.start(), m.end()) for m in compiled.finditer(draft)
+                         if m.end() > m.start() and not comments.covers(m.start())}  # fmt: skip
                 what = f"matches /{pattern}/, which memory forbids"
                 found += [_violation(record, line, "pattern", what, rule=RULE_FORBIDDEN) for line in sorted(lines)]
-            elif record.id in relevant and compiled.search(draft) is None:
+            elif record.id in relevant and not any(not comments.covers(m.start()) for m in compiled.finditer(draft)):
                 what = f"never matches /{pattern}/, which memory requires"
                 found.append(_violation(record, "", "pattern", what, rule=RULE_REQUIRED))
     return found, skipped
