@@ -46,10 +46,20 @@ def test_comments_of_every_common_shape_are_found(text: str, needle: str) -> Non
         ("color: #fff; font: moment;\n", "moment"),
         ('query = """select * from cranes"""\n', "select"),
         ("*ptr = pandas_count;\n", "pandas"),
+        ("docker build \\\n  --no-cache --push-to quay \\\n  .\n", "quay"),
+        ("git push \\\n  --force origin main\n", "force"),
     ],
 )
 def test_code_strings_and_preprocessor_lines_are_not_comments(text: str, needle: str) -> None:
     assert not commented(text, needle)
+
+
+def test_in_prose_files_only_html_comments_are_comments() -> None:
+    runbook = "# Deploying with kubectl\n\n* run `git push --force` to redeploy\n<!-- helm was dropped -->\n"
+    spans = comment_spans(runbook, "docs/runbook.md")
+    assert not spans.covers(runbook.index("kubectl")) and not spans.covers(runbook.index("--force"))
+    assert spans.covers(runbook.index("helm"))
+    assert comment_spans(runbook, "scripts/deploy.sh").covers(runbook.index("kubectl"))  # a shell comment there
 
 
 def test_a_banned_name_only_in_comments_is_not_a_violation(tmp_path: Path) -> None:

@@ -149,7 +149,7 @@ def check_draft(
         relevant = {r.id for r in provided}
     facts = draft_facts(draft, path)
     scopes = {r.id: rule_scope(r) for r in provided}  # read once: patterns and values are gated by it
-    found, skipped = _patterns(draft, provided, relevant, facts, scopes)
+    found, skipped = _patterns(draft, provided, relevant, facts, scopes, path)
     found += _values(memory, app, draft, provided, facts, scopes, path)
     step = time.perf_counter()
     found += _actions(memory, app, draft, provided)
@@ -212,11 +212,16 @@ def _compile(pattern: str) -> re.Pattern[str] | str:
 
 
 def _patterns(
-    draft: str, records: Sequence[Record], relevant: set[str], facts: DraftFacts, scopes: Mapping[str, RuleScope]
+    draft: str,
+    records: Sequence[Record],
+    relevant: set[str],
+    facts: DraftFacts,
+    scopes: Mapping[str, RuleScope],
+    path: str | None,
 ) -> tuple[list[Violation], list[SkippedPattern]]:
     found: list[Violation] = []
     skipped: list[SkippedPattern] = []
-    comments = comment_spans(draft)  # a name in a comment is a mention: it neither breaks nor meets a rule
+    comments = comment_spans(draft, path)  # a name in a comment is a mention: it neither breaks nor meets a rule
     for record in records:
         if record.check is None:
             continue

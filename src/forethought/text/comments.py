@@ -1,10 +1,11 @@
 """Where a draft's comments are: a banned name in a comment is a mention, not a use.
 
-Line comments (`#`, `//`, `--`, `;` at a line's start; `#` or `//` after code with a space before
+Line comments (`#`, `//`, `-- `, `; ` at a line's start; `#` or `//` after code with a space before
 them), block comments (`/* ... */`, `<!-- ... -->`) and docstrings (a triple-quoted string that opens
 a line) are found line by line, in time linear in the text. Preprocessor lines (`#include`,
 `#define`, `#[derive]`, `#!`) are code. String literals are not comments: they carry SQL, shell
-commands and module names that are real uses.
+commands and module names that are real uses. In prose files (Markdown, reStructuredText, text) only
+`<!-- ... -->` is a comment: `#` opens a heading there and `*` a list item.
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 __all__ = ["Comments", "comment_spans"]
 
 _PREPROCESSOR = r"include\b|import\b|define\b|if|endif\b|else\b|pragma\b|undef\b|\[|!"  # and `#[attr]`, `#!`
-_LINE = re.compile(rf"^[ \t]*(?:#(?!{_PREPROCESSOR})|//|--|;|\*(?:[ \t/]|$))")
+# `--` and `;` open a comment only before a space (`-- note`), never a flag (`--no-cache`).
+_LINE = re.compile(rf"^[ \t]*(?:#(?!{_PREPROCESSOR})|//|--(?=[ \t]|$)|;(?=[ \t]|$)|\*(?:[ \t/]|$))")
 _TRAILING = re.compile(r"[ \t](?:#(?![\w{\[])|//)")  # `x = 1  # note`, `call(); // note`; not `#fff`, `#{x}`
 _OPENS = (("/*", "*/"), ("<!--", "-->"))
+_PROSE = frozenset({".md", ".markdown", ".rst", ".txt", ".adoc"})
 _DOC = re.compile(r"^[ \t]*[rRbBuU]?(\"\"\"|''')")
 
 
@@ -40,7 +44,10 @@ def _quoted(line: str, at: int) -> bool:
     return before.count('"') % 2 == 1 or before.count("'") % 2 == 1 or before.count("`") % 2 == 1
 
 
-def comment_spans(text: str) -> Comments:
+def comment_spans(text: str, path: str | None = None) -> Comments:
+    """The comments of `text`, a file at `path` when known (its extension says if it is prose)."""
+    if path is not None and PurePosixPath(path.replace("\\", "/")).suffix.lower() in _PROSE:
+        return _html_comments(text)
     starts: list[int] = []
     ends: list[int] = []
     offset = 0
@@ -83,4 +90,16 @@ def comment_spans(text: str) -> Comments:
                 starts.append(offset + trailing.start())
                 ends.append(end)
         offset = end
+    return Comments(tuple(starts), tuple(ends))
+
+
+def _html_comments(text: str) -> Comments:
+    starts: list[int] = []
+    ends: list[int] = []
+    at = text.find("<!--")
+    while at >= 0:
+        shut = text.find("-->", at + 4)
+        starts.append(at)
+        ends.append(len(text) if shut < 0 else shut + 3)
+        at = -1 if shut < 0 else text.find("<!--", shut + 3)
     return Comments(tuple(starts), tuple(ends))
