@@ -91,3 +91,12 @@ def test_a_required_call_named_only_in_a_comment_is_still_missing(tmp_path: Path
         assert v.source == "pattern" and v.excerpt == ""
         done = "def lift(c):\n    return with_deadline(c.lift)\n"
         assert memory.check(scope, done, records=[record], path="cranes/lift.py").violations == []
+
+
+def test_the_closing_quotes_of_a_code_string_do_not_open_a_docstring() -> None:
+    elixir = (
+        '  @moduledoc """\n  Flushes counters.\n  """\n\n  def init(s) do\n    :timer.send_interval(5000, :flush)\n'
+    )
+    assert not commented(elixir, ":timer.send_interval")
+    python = 'QUERY = """\nselect id\nfrom cranes\n"""\nimport pandas\n'
+    assert not commented(python, "import pandas") and not commented(python, "select id")

@@ -52,8 +52,13 @@ def comment_spans(text: str, path: str | None = None) -> Comments:
     ends: list[int] = []
     offset = 0
     closing: str | None = None  # the marker that ends the block comment or docstring we are in
+    string: str | None = None  # the quotes that end the multi-line string of code we are in
     for line in text.splitlines(keepends=True):
         end = offset + len(line)
+        if string is not None:  # SQL or a heredoc (`query = """`, `@doc """`): code, whatever it holds
+            string = None if string in line else string
+            offset = end
+            continue
         if closing is not None:
             at = line.find(closing)
             starts.append(offset)
@@ -73,6 +78,11 @@ def comment_spans(text: str, path: str | None = None) -> Comments:
             starts.append(offset)
             ends.append(end if rest < 0 else offset + rest + 3)
             closing = quote if rest < 0 else None
+            offset = end
+            continue
+        opened = next((q for q in ('"""', "'''") if line.count(q) % 2 == 1), None)
+        if opened is not None:  # a multi-line string of code opens here: its closing line is not a docstring
+            string = opened
             offset = end
             continue
         for opening, close in _OPENS:
