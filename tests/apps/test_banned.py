@@ -194,3 +194,31 @@ def test_a_longer_name_the_rule_allows_beside_a_banned_one_is_left_alone(rule: s
     patterns = [re.compile(p, re.M) for p in derived.forbid]
     assert any(p.search(bad) for p in patterns), rule
     assert not any(p.search(good) for p in patterns), rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "bad"),
+    [
+        ("Stop pulling in requests for the rate poller; the http client is httpx.", "import requests"),
+        ("Please stop adding jQuery to the booking pages.", "import $ from 'jquery';"),
+        ("Axios has been removed from the portal.", "import axios from 'axios';"),
+        ("Guava is off the table for the Android module.", "implementation 'com.google.guava:guava:32.1.2-android'"),
+        ("We got rid of Mockito, the tests use fakes.", "import org.mockito.Mockito;"),
+        ("Say no to underscore.js in the admin.", "import _ from 'underscore';"),
+        ("Don't reach for Celery in the export service.", "from celery import Celery"),
+        ("We're moving off Redux; no new Redux code.", "import { createStore } from 'redux';"),
+        ("lodash itself must not be added to the portal.", "import _ from 'lodash';"),
+    ],
+)
+def test_bans_said_in_everyday_words_are_found(rule: str, bad: str) -> None:
+    derived = derive_patterns(rule)
+    assert derived is not None, rule
+    assert any(re.search(p, bad, re.M) for p in derived.forbid), rule
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["Don't add another component library.", "Stop adding every field to the log line.", "Say no to more meetings."],
+)
+def test_everyday_words_after_a_ban_are_not_names(rule: str) -> None:
+    assert banned_patterns(rule) == []

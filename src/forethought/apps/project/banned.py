@@ -44,7 +44,8 @@ _CLAUSE = re.compile(
 )
 _NEGATES = re.compile(
     r"\b(?:not|never|no|no\s+longer|no\s+new|banned|forbidden|removed|dropped|deprecated|instead\s+of|rather\s+than|"
-    r"avoid|don'?t|mustn'?t|isn'?t|aren'?t|gone)\b",
+    r"avoid|don'?t|mustn'?t|isn'?t|aren'?t|gone|stop(?:ped)?|ban|got\s+rid\s+of|off\s+the\s+table|mov(?:e|ed|ing)\s+off"
+    r"|say\s+no\s+to|phas(?:e|ed|ing)\s+out|ripped\s+out|nobody\s+should)\b",
     re.I,
 )
 _EXCEPTION = re.compile(r"\b(?:without|unless|except|other\s+than)\b", re.I)
@@ -52,9 +53,11 @@ _ITEM = r"`?@?[\w][\w@./+-]*`?"
 _ITEM_AT = r"`?[.@]?[\w][\w@.+-]*`?"  # an item after a negation: a name, package or suffix (no paths)
 _SEP = r"(?:\s*,\s*|\s+(?:or|nor|and)\s+|\s*/\s*)"
 _SUBJECT = re.compile(
-    rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+"
-    r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?(?:being\s+|now\s+|getting\s+|to\s+be\s+)?"
-    r"(?:not|no\s+longer|never|banned|forbidden|removed|dropped|deprecated|gone)\b",
+    rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+(?:itself\s+|themselves\s+)?"
+    r"(?:is|are|must|should|may|can|stays?|was|were|ha(?:s|ve|d)\s+been)\s+(?:still\s+|also\s+)?"
+    r"(?:being\s+|now\s+|getting\s+|to\s+be\s+)?"
+    r"(?:not|no\s+longer|never|banned|forbidden|removed|dropped|deprecated|gone|off\s+the\s+table|phased\s+out"
+    r"|ripped\s+out)\b",
     re.I,
 )
 _PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
@@ -63,7 +66,8 @@ _SELECT_STAR = re.compile(r"\bselect\s*\*", re.I)
 # A clause that says a named thing is out (not a verb with an object: "never send X to prod" is a
 # scoped rule, not a ban on X).
 _BAN_PHRASE = re.compile(
-    r"\b(?:banned|forbidden|removed|dropped|deprecated|gone|not\s+(?:allowed|used|added|permitted|an\s+option)|"
+    r"\b(?:banned|forbidden|removed|dropped|deprecated|gone|got\s+rid\s+of|off\s+the\s+table|phased\s+out|ripped\s+out"
+    r"|not\s+(?:allowed|used|added|permitted|an\s+option)|"
     r"no\s+longer\s+(?:used|allowed|permitted|needed|supported))\b",
     re.I,
 )
@@ -75,7 +79,9 @@ _PLACED = re.compile(r"\s+(?:in|into|to|from|inside|within|on)\s+(?:the\s+|any\s
 _NO_NAME = re.compile(r"\bno\s+(@?[\w][\w@./+-]*)", re.I)
 # The list a negation word opens ("never floats or toFixed", "no new .module.css files", "no malloc or k_malloc").
 _AFTER_NEGATION = re.compile(
-    rf"\b(?P<neg>never|no|avoid|not)\s+(?P<verb>(?:use|import|add|call|install|pull\s+in|depend\s+on)\s+)?"
+    rf"\b(?P<neg>say\s+no\s+to|moving\s+off|never|no|avoid|not|stop|ban|don'?t|do\s+not)\s+"
+    rf"(?P<verb>(?:use|using|import|importing|add|adding|call|calling|install|installing|pull(?:ing)?\s+in"
+    rf"|depend\s+on|reach\s+for|the\s+use\s+of)\s+)?"
     rf"(?:(?:new|more|such|any|other)\s+)?(?P<list>{_ITEM_AT}(?:{_SEP}{_ITEM_AT}){{0,6}})",
     re.I,
 )
@@ -85,7 +91,8 @@ _NOT_NAMES = frozenset(
     global local public private git path code file files data longer way need more less than that this it
     them we you they caret tilde range ranges floating magic mutable shared floats float strings string numbers
     number classes promises callbacks mocks tabs spaces emojis hardcoded upstream external vendor custom our
-    your their its same different separate extra real fake live remote long short big small""".split()  # noqa: SIM905
+    your their its same different separate extra real fake live remote long short big small another some
+    every each all these those too much many""".split()  # noqa: SIM905
 )
 # A command or phrase of two or three plain words said to be out ("make judge is gone").
 _PHRASE_OUT = re.compile(
@@ -130,7 +137,9 @@ def _banned_in(clause: str) -> tuple[set[str], set[str]]:
             named = {n for n in _code_names(item) if n[0] == "." or not _CAPITALISED.fullmatch(n)}
             code |= named
             word = item.strip("`.").lower()
-            whole = m.start() == 0 and not clause[m.end() :].strip(" .")  # the clause is "not seaborn"
+            whole = (
+                m.group("neg").lower() == "not" and m.start() == 0 and not clause[m.end() :].strip(" .")
+            )  # "not seaborn"
             named_by = m.group("verb") or m.group("neg").lower() == "no" or whole
             if not named and named_by and re.fullmatch(r"[a-z][\w-]{2,}", word):
                 plain.add(word)  # "no axios", "never import lodash": found on import and dependency lines only
@@ -160,6 +169,8 @@ def _name_patterns(name: str) -> tuple[list[str], list[str]]:
     those lines in any case ("Jackson-Databind" → `com.fasterxml.jackson.core:jackson-databind`); a
     capitalised product name too ("Redux" → `from 'react-redux'`); a `-py`/`-js` package by its
     stem on those lines only."""
+    if re.fullmatch(r"[\w-]+\.js", name, re.I):  # `underscore.js`: the token as written, the package by its stem
+        return [_token(name)], [name[:-3]]
     stem = _SUFFIX.sub("", name)
     if stem != name and "/" not in name:
         return [], [stem]
