@@ -16,8 +16,8 @@ scored in heuristic mode, each in a fresh store:
 - the bug-fix set's deciding rules among decoys (`quality_bugfix`);
 - support lifecycle and career profile (`quality_apps`).
 The tuning column holds the same metric on the sets that have become tuning data (`bench/tuning/`:
-a blind set moves there once it has steered a change: project v1-v4, bug-fix v1; the column
-shows the newest, project v4), else the figure of
+a blind set moves there once it has steered a change: project v1-v4, project-read v6-v7, bug-fix
+v1; the column shows the newest of each, project v4 and project-read v7), else the figure of
 `bench/results/app_quality.json` that measures the same thing on the older fixtures, else `—`.
 """
 
@@ -40,9 +40,13 @@ from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
-BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (6, 5, 4, 3, 2, 1))  # each set from the newest folder holding it
+BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (8, 5, 4, 3, 2, 1))  # each set from the newest folder holding it
 # The newest tuning set of each kind (project v4 steered the checks and kinds of 2026-12-01, late).
-TUNING_SETS = {"project": ROOT / "tuning" / "project-v4", "bugfix": ROOT / "tuning" / "bugfix-v1"}
+TUNING_SETS = {
+    "project": ROOT / "tuning" / "project-v4",
+    "project-read": ROOT / "tuning" / "project-read-v7",
+    "bugfix": ROOT / "tuning" / "bugfix-v1",
+}
 TUNING_RESULTS = ROOT / "results" / "app_quality.json"
 
 
