@@ -222,3 +222,16 @@ def test_bans_said_in_everyday_words_are_found(rule: str, bad: str) -> None:
 )
 def test_everyday_words_after_a_ban_are_not_names(rule: str) -> None:
     assert banned_patterns(rule) == []
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Claims are never hard-deleted; they are soft-deleted through DeletedAt.",
+        "Invoices are not editable after posting.",
+        "Tokens are never logged.",
+        "Dispatch loops are never hand-rolled.",
+    ],
+)
+def test_a_subject_that_is_never_done_to_is_not_a_banned_name(rule: str) -> None:
+    assert banned_patterns(rule) == []

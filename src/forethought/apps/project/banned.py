@@ -56,12 +56,14 @@ _SUBJECT = re.compile(
     rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+(?:itself\s+|themselves\s+)?"
     r"(?:is|are|must|should|may|can|stays?|was|were|ha(?:s|ve|d)\s+been)\s+(?:still\s+|also\s+)?"
     r"(?:being\s+|now\s+|getting\s+|to\s+be\s+)?"
-    r"(?:not|no\s+longer|never|banned|forbidden|removed|dropped|deprecated|gone|off\s+the\s+table|phased\s+out"
-    r"|ripped\s+out)\b",
+    r"(?:(?:not|no\s+longer|never)\s+(?:be\s+|to\s+be\s+|being\s+|get\s+|)?(?:used|allowed|added|imported|installed"
+    r"|permitted|pulled\s+in|an\s+option|welcome|needed|supported|required|included|in\s+use)"
+    r"|banned|forbidden|removed|dropped|deprecated|gone|off\s+the\s+table|phased\s+out|ripped\s+out)\b",
     re.I,
 )
 _PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
 _CAPITALISED = re.compile(r"(?<![\w./-])([A-Z][a-z]+(?:[A-Z][a-z]+)*)(?![\w./-])")
+_PARTICIPLE = re.compile(r"^[a-z]+(?:-[a-z]+)*-[a-z]+ed$")  # "hard-deleted", "hand-rolled": English, not a package
 _SELECT_STAR = re.compile(r"\bselect\s*\*", re.I)
 # A clause that says a named thing is out (not a verb with an object: "never send X to prod" is a
 # scoped rule, not a ban on X).
@@ -115,7 +117,7 @@ def _code_names(clause: str) -> set[str]:
     code = {n.strip("`()") for n in code_identifiers(clause)}
     code |= {w for w in re.findall(r"[\w@./+-]+", clause) if _PACKAGE_LIKE.match(w)}
     code |= {w for w in _CAPITALISED.findall(clause)[1:] if w not in _ENGLISH_CAPS}  # not the clause's first word
-    code = {c.rstrip(".") for c in code if len(c) >= 2 and not c[0].isdigit()}
+    code = {c.rstrip(".") for c in code if len(c) >= 2 and not c[0].isdigit() and not _PARTICIPLE.match(c)}
     return {c for c in code if not any(c != other and c in other for other in code)}  # the whole path, not its host
 
 
