@@ -183,3 +183,16 @@ def test_a_value_on_a_line_about_something_else_is_left_alone(tmp_path: Path) ->
         scope = memory.scope("project", "fleet")
         record = memory.retain(scope, statement, kind="constraint").record
         assert len(memory.check(scope, seeding, records=[record], path="scripts/seed.sh").violations) == 1
+
+
+def test_an_actions_own_release_is_not_the_tools_version() -> None:
+    statement = "The uploader runs PHP 8.3; PHP 8.1 is no longer supported."
+    assert conflicts(statement, "      - uses: shivammathur/setup-php@v2") == []
+    assert conflicts(statement, "          php-version: '8.1'") == ["php-version: '8.1'"]
+    assert conflicts("MSRV is Rust 1.74 (not 1.75+).", "- uses: dtolnay/rust-toolchain@1.76") != []
+
+
+def test_a_restated_value_without_a_subject_ties_no_loop_counter() -> None:
+    statement = "The render job timeout is 1200 seconds (20 minutes), replacing the earlier 900 s."
+    assert conflicts(statement, "for ($i = 0; $i < 120; $i++) {") == []
+    assert conflicts(statement, "render_job_timeout_seconds: 600") == ["render_job_timeout_seconds: 600"]

@@ -63,7 +63,7 @@ def _about(q: Quantity, v: LineValue) -> bool:
         return True
     matched = _matched(v.key, q.subject)
     if v.context:  # the words around the value, not a key of its own: two shared words (or the one the rule has)
-        return len(matched) >= min(2, len(q.subject))
+        return len(matched) >= max(1, min(2, len(q.subject)))  # a value with no subject ("(20 minutes)") ties nothing
     head = v.head is None or v.head in matched  # the key's head word: `client_max_body_size` is about a body
     return (
         bool(v.key) and head and (matched == set(v.key) or (v.dimension is not None and 2 * len(matched) >= len(v.key)))

@@ -354,6 +354,8 @@ def line_values(line: str) -> list[LineValue]:
             found.append(LineValue(m.group(0), frozenset(_stems(line[: m.start()], compounds=False)), dim,
                                    _number(m["num"]) * scale, False, context=True))  # fmt: skip
     for m in _LINE_VERSION.finditer(line):
+        if "/" in m["name"] and "@v" in m.group(0):  # `uses: actions/setup-node@v4`: the action's own release
+            continue
         found.append(LineValue(m.group(0), frozenset(_stems(m["name"])), "version", 0.0, False,
                                version=_version(m["ver"])))  # fmt: skip
     return found
