@@ -76,6 +76,11 @@ def flagged(rule: str, draft: str) -> list[str]:
             "import Stripe from 'stripe';",
             "import { charge } from './billing';",
         ),
+        (
+            "Orders are never hard-deleted; they are soft-deleted through deleted_at.",
+            "  DELETE FROM shop.orders WHERE placed_at < now() - interval '2 years';",
+            "UPDATE orders SET deleted_at = now() WHERE id = $1;\nDELETE FROM order_drafts WHERE id = $1;",
+        ),
     ],
 )
 def test_a_form_flags_the_violating_line_and_spares_compliant_code(rule: str, bad: str, good: str) -> None:

@@ -32,6 +32,12 @@ _TABLE = re.compile(
     r"(?:the\s+)?`?(?P<table>[A-Za-z_][\w.]{0,60})`?\s+table\b",
     re.I,
 )
+# "Claims are never hard-deleted", "invoice rows must not be deleted": no `DELETE FROM` / `TRUNCATE` of that table.
+_NEVER_DELETED = re.compile(
+    r"(?:^|[;.]\s*)(?:the\s+)?(?P<thing>[A-Za-z_]\w{2,40})\s+(?:rows?\s+|records?\s+)?(?:are|is|must|may|should|can)"
+    r"\s+(?:never|not|no\s+longer)\s+(?:be\s+|ever\s+)?(?:hard[- ]|physically\s+)?(?:deleted|purged)\b",
+    re.I,
+)
 _THINGS = r"(?P<things>[\w' -]{1,40}(?:(?:,\s*|\s+(?:and|or)\s+)[\w' -]{1,40}){0,5}?)"
 _SINKS = r"(?P<sinks>[\w ,/-]{1,80})"
 _INTO = r"\s+(?:ever\s+)?(?:go|goes|get|gets|be\s+sent|be\s+logged|end\s+up|is\s+sent|are\s+sent)\s+(?:in|into|to)\s+"
@@ -121,6 +127,15 @@ def _tables(rule: str) -> list[str]:
     return out
 
 
+def _never_deleted(rule: str) -> list[str]:
+    out = []
+    for m in _NEVER_DELETED.finditer(rule):
+        thing = m.group("thing").lower()
+        names = "|".join(re.escape(n) for n in dict.fromkeys([thing, thing.removesuffix("s")]))
+        out.append(rf"(?i:\b(?:delete[ \t]+from|truncate(?:[ \t]+table)?)[ \t]+(?:\w{{1,40}}\.)?[`\"]?(?:{names})\b)")
+    return out
+
+
 def _thing_word(thing: str) -> str | None:
     code: list[str] = re.findall(r"[A-Za-z][\w.]*[_.][\w.]*[A-Za-z0-9]|[a-z]+[A-Z]\w*", thing)
     if code:  # an identifier is the thing itself (`admission_id`, not every `admission_*`)
@@ -201,7 +216,7 @@ def _arguments(rule: str) -> list[str]:
 def form_patterns(rule: str) -> list[str]:
     """Forbid patterns the forms above derive from `rule` ([] when none fits)."""
     out = _tables(rule) + _sinks(rule) + _names_case(rule) + _only_with(rule) + _schema(rule) + _logic_in(rule)
-    out += _arguments(rule)
+    out += _arguments(rule) + _never_deleted(rule)
     if _WILDCARDS.search(rule):
         out.append(_LEADING_WILDCARD)
     if _PINS.search(rule):
