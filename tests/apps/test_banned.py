@@ -235,3 +235,9 @@ def test_everyday_words_after_a_ban_are_not_names(rule: str) -> None:
 )
 def test_a_subject_that_is_never_done_to_is_not_a_banned_name(rule: str) -> None:
     assert banned_patterns(rule) == []
+
+
+def test_backticked_values_that_are_never_set_are_banned() -> None:
+    rule = "Log level in production is `info`; `debug` and `trace` are never enabled in prod config."
+    assert hits(rule, 'logLevel: debug\nlevel = "trace"\nlevel: info') == ["logLevel: debug", 'level = "trace"']
+    assert hits("Clinic workflows use least privilege; `write-all` is never set.", "permissions: write-all") != []

@@ -61,6 +61,13 @@ _SUBJECT = re.compile(
     r"|banned|forbidden|removed|dropped|deprecated|gone|off\s+the\s+table|phased\s+out|ripped\s+out)\b",
     re.I,
 )
+# Any negated predicate ("`debug` and `trace` are never enabled", "`write-all` is never set"): bans only
+# backticked names, which are values of code; a plain subject needs a ban predicate (`_SUBJECT`).
+_SUBJECT_ANY = re.compile(
+    rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+"
+    r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?(?:not|no\s+longer|never)\b",
+    re.I,
+)
 _PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
 _CAPITALISED = re.compile(r"(?<![\w./-])([A-Z][a-z]+(?:[A-Z][a-z]+)*)(?![\w./-])")
 _PARTICIPLE = re.compile(r"^[a-z]+(?:-[a-z]+)*-[a-z]+ed$")  # "hard-deleted", "hand-rolled": English, not a package
@@ -124,6 +131,9 @@ def _code_names(clause: str) -> set[str]:
 def _banned_in(clause: str) -> tuple[set[str], set[str]]:
     """(code-shaped or capitalised names, plain words) a negating clause bans."""
     code, plain = set(), set()
+    loose = _SUBJECT_ANY.search(clause)
+    if loose and not _SUBJECT.search(clause):
+        code |= set(re.findall(r"`([^`\s]{2,100})`", loose.group("list")))
     subject = _SUBJECT.search(clause)
     if subject:
         items = {w.strip("`") for w in re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+", subject.group("list"))}
