@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 
 from forethought.apps.base import App, Failed
@@ -50,7 +50,7 @@ from forethought.pipeline.check_scope import (
 from forethought.pipeline.check_values import ValueConflict, value_conflicts
 from forethought.pipeline.reports import CheckReport, Severity, SkippedPattern, Violation, ViolationSource
 from forethought.prompts import judge
-from forethought.text.comments import comment_spans
+from forethought.text.comments import Comments, comment_spans
 from forethought.text.sentences import sentences
 from forethought.text.words import salient_words
 
@@ -235,14 +235,19 @@ def _patterns(
                 skipped.append(SkippedPattern(record_id=record.id, handle=record.handle, pattern=pattern,
                                               reason=compiled))  # fmt: skip
             elif forbid:
-                lines = {_line(draft, m.start(), m.end()) for m in compiled.finditer(draft)
-                         if m.end() > m.start() and not comments.covers(m.start())}  # fmt: skip
+                used = (m for m in _in_code(compiled, draft, comments) if m.end() > m.start())
+                lines = {_line(draft, m.start(), m.end()) for m in used}
                 what = f"matches /{pattern}/, which memory forbids"
                 found += [_violation(record, line, "pattern", what, rule=RULE_FORBIDDEN) for line in sorted(lines)]
-            elif record.id in relevant and not any(not comments.covers(m.start()) for m in compiled.finditer(draft)):
+            elif record.id in relevant and next(_in_code(compiled, draft, comments), None) is None:
                 what = f"never matches /{pattern}/, which memory requires"
                 found.append(_violation(record, "", "pattern", what, rule=RULE_REQUIRED))
     return found, skipped
+
+
+def _in_code(pattern: re.Pattern[str], draft: str, comments: Comments) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` outside the draft's comments."""
+    return (m for m in pattern.finditer(draft) if not comments.covers(m.start()))
 
 
 def _values(memory: Memory, app: App, draft: str, records: Sequence[Record], facts: DraftFacts,

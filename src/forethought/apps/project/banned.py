@@ -52,10 +52,13 @@ _EXCEPTION = re.compile(r"\b(?:without|unless|except|other\s+than)\b", re.I)
 _ITEM = r"`?@?[\w][\w@./+-]*`?"
 _ITEM_AT = r"`?[.@]?[\w][\w@.+-]*`?"  # an item after a negation: a name, package or suffix (no paths)
 _SEP = r"(?:\s*,\s*|\s+(?:or|nor|and)\s+|\s*/\s*)"
-_SUBJECT = re.compile(
+# A clause's subject list and its verb ("zap, logrus and zerolog are", "lodash itself must").
+_SUBJECT_HEAD = (
     rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+(?:itself\s+|themselves\s+)?"
     r"(?:is|are|must|should|may|can|stays?|was|were|ha(?:s|ve|d)\s+been)\s+(?:still\s+|also\s+)?"
-    r"(?:being\s+|now\s+|getting\s+|to\s+be\s+)?"
+)
+_SUBJECT = re.compile(
+    _SUBJECT_HEAD + r"(?:being\s+|now\s+|getting\s+|to\s+be\s+)?"
     r"(?:(?:not|no\s+longer|never)\s+(?:be\s+|to\s+be\s+|being\s+|get\s+|)?(?:used|allowed|added|imported|installed"
     r"|permitted|pulled\s+in|an\s+option|welcome|needed|supported|required|included|in\s+use)"
     r"|banned|forbidden|removed|dropped|deprecated|gone|off\s+the\s+table|phased\s+out|ripped\s+out)\b",
@@ -63,11 +66,7 @@ _SUBJECT = re.compile(
 )
 # Any negated predicate ("`debug` and `trace` are never enabled", "`write-all` is never set"): bans only
 # backticked names, which are values of code; a plain subject needs a ban predicate (`_SUBJECT`).
-_SUBJECT_ANY = re.compile(
-    rf"^(?:the\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+){_ITEM})*)\s+"
-    r"(?:is|are|must|should|may|can|stays?|was|were)\s+(?:still\s+|also\s+)?(?:not|no\s+longer|never)\b",
-    re.I,
-)
+_SUBJECT_ANY = re.compile(_SUBJECT_HEAD + r"(?:not|no\s+longer|never)\b", re.I)
 _PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
 _CAPITALISED = re.compile(r"(?<![\w./-])([A-Z][a-z]+(?:[A-Z][a-z]+)*)(?![\w./-])")
 _PARTICIPLE = re.compile(r"^[a-z]+(?:-[a-z]+)*-[a-z]+ed$")  # "hard-deleted", "hand-rolled": English, not a package
@@ -131,10 +130,10 @@ def _code_names(clause: str) -> set[str]:
 def _banned_in(clause: str) -> tuple[set[str], set[str]]:
     """(code-shaped or capitalised names, plain words) a negating clause bans."""
     code, plain = set(), set()
-    loose = _SUBJECT_ANY.search(clause)
-    if loose and not _SUBJECT.search(clause):
-        code |= set(re.findall(r"`([^`\s]{2,100})`", loose.group("list")))
     subject = _SUBJECT.search(clause)
+    loose = None if subject else _SUBJECT_ANY.search(clause)
+    if loose:
+        code |= set(re.findall(r"`([^`\s]{2,100})`", loose.group("list")))
     if subject:
         items = {w.strip("`") for w in re.split(r"\s*,\s*|\s+(?:and|or|nor)\s+|\s+/\s+", subject.group("list"))}
         named = _code_names(subject.group("list"))
@@ -149,9 +148,8 @@ def _banned_in(clause: str) -> tuple[set[str], set[str]]:
             named = {n for n in _code_names(item) if n[0] == "." or not _CAPITALISED.fullmatch(n)}
             code |= named
             word = item.strip("`.").lower()
-            whole = (
-                m.group("neg").lower() == "not" and m.start() == 0 and not clause[m.end() :].strip(" .")
-            )  # "not seaborn"
+            alone = m.start() == 0 and not clause[m.end() :].strip(" .")
+            whole = alone and m.group("neg").lower() == "not"  # the clause is "not seaborn"
             named_by = m.group("verb") or m.group("neg").lower() == "no" or whole
             if not named and named_by and re.fullmatch(r"[a-z][\w-]{2,}", word):
                 plain.add(word)  # "no axios", "never import lodash": found on import and dependency lines only

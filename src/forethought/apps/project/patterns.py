@@ -147,10 +147,11 @@ def _library(name: str, rule: str) -> list[str]:
     if not re.fullmatch(r"@?[\w.-]+(?:/[\w.-]+)?", package):
         return []
     lowered = re.escape(package.lower())
+    kin = siblings(rule, package, {package})
     patterns = [
         rf"(?:\bfrom\s*|\bimport\s*|\brequire\s*\(\s*)['\"](?i:{lowered})(?:/[^'\"\n]{{0,100}})?['\"]",
-        import_line(package, siblings=siblings(rule, package, {package})),
-        manifest_line(package, siblings=siblings(rule, package, {package})),
+        import_line(package, siblings=kin),
+        manifest_line(package, siblings=kin),
     ]
     if re.fullmatch(r"[A-Za-z_]\w*", package):
         patterns.append(rf"(?m:^[ \t]*(?:from|import)[ \t]+(?i:{lowered})\b)")
