@@ -10,7 +10,7 @@ import pytest
 from forethought import Forethought
 from forethought.apps.project.patterns import derive_patterns
 from forethought.domain import CheckPatterns
-from forethought.text.comments import comment_spans
+from forethought.text.comments import comment_line, comment_spans
 
 
 def commented(text: str, needle: str) -> bool:
@@ -100,3 +100,20 @@ def test_the_closing_quotes_of_a_code_string_do_not_open_a_docstring() -> None:
     assert not commented(elixir, ":timer.send_interval")
     python = 'QUERY = """\nselect id\nfrom cranes\n"""\nimport pandas\n'
     assert not commented(python, "import pandas") and not commented(python, "select id")
+
+
+@pytest.mark.parametrize(
+    ("line", "is_comment"),
+    [
+        ("# keep 30 days", True),
+        ("  -- was 90 days", True),
+        ("/* timeout = 5 */", True),
+        ("<!-- ttl 60 -->", True),
+        ("  * retries: 3", True),
+        ("  --max-retries=10 \\", False),
+        ("#[cfg(test)] const MAX_RETRIES: u32 = 10;", False),
+        ("retries: 3  # was 5", False),
+    ],
+)
+def test_a_line_is_a_comment_from_its_start_or_not(line: str, is_comment: bool) -> None:
+    assert comment_line(line) is is_comment

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Comments", "comment_spans"]
+__all__ = ["Comments", "comment_line", "comment_spans"]
 
 _PREPROCESSOR = r"include\b|import\b|define\b|if|endif\b|else\b|pragma\b|undef\b|\[|!"  # and `#[attr]`, `#!`
 # `--` and `;` open a comment only before a space (`-- note`), never a flag (`--no-cache`).
@@ -36,6 +36,11 @@ class Comments:
     def covers(self, offset: int) -> bool:
         i = bisect.bisect_right(self.starts, offset) - 1
         return i >= 0 and offset < self.ends[i]
+
+
+def comment_line(line: str) -> bool:
+    """Whether `line` is a comment from its start (a line comment, or a block comment opening)."""
+    return bool(_LINE.match(line)) or line.lstrip().startswith(("/*", "<!--"))
 
 
 def _quoted(line: str, at: int) -> bool:

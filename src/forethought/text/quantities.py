@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from forethought.text.comments import comment_line
 from forethought.text.identifiers import identifier_parts
 from forethought.text.words import STOPWORDS, stem, vocabulary
 
@@ -105,7 +106,6 @@ _LINE_ASSIGN = re.compile(
     r"(?:\s*\*\s*time\.(?P<go>Nanosecond|Microsecond|Millisecond|Second|Minute|Hour))?"
 )
 _LINE_UNIT = re.compile(_NUMBER + r"\s*(?P<unit>%|[A-Za-zµ]+)(?![\w])")
-_COMMENT = re.compile(r"^\s*(?:#|//|--|/\*|\*|;|<!--)")
 # Words a subject never matches on: stop words, units, bounds, and the generic words of settings.
 _GENERIC = (
     STOPWORDS
@@ -322,7 +322,7 @@ def _compounds(key: str) -> frozenset[str]:
 
 def line_values(line: str) -> list[LineValue]:
     """The values one line of code sets or compares against (none for a comment line)."""
-    if _COMMENT.match(line):
+    if comment_line(line):
         return []
     found: list[LineValue] = []
     taken: list[tuple[int, int]] = []
