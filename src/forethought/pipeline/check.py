@@ -9,10 +9,13 @@ Sources (the first wins when two report the same excerpt for the same record):
   and area — a require fires only where the rule's scope matches the draft, a forbid never on a
   language the rule places itself outside or in a place it exempts ("outside internal/store").
   Run as written with `re.MULTILINE`; a pattern that does not compile, is too long or nests
-  quantifiers (`(a+)+` can backtrack for ever) is skipped and reported. Drafts over `MAX_DRAFT_CHARS` are refused.
+  quantifiers (`(a+)+` can backtrack for ever) is skipped and reported. A match inside a comment
+  (`text/comments`) is a mention: it neither breaks a forbid nor meets a require. Drafts over
+  `MAX_DRAFT_CHARS` are refused.
 - `value`: a line setting what a record fixes to another value (`check_values`: "1 KiB chunks"
   against `ChunkSize = 4096`, "Node 20" against `node:18`), for the kinds `App.checks_values`
-  names, gated by scope as forbids are.
+  names, gated by scope as forbids are, and kept only if the line is about the rule at all
+  (`VALUE_TOPIC_FLOOR`).
 - `action`: a clause *recommending* an action a record says failed. It recommends when it or its
   sentence has a cue ("try", "you should", "let's", "I recommend", a leading imperative) and does
   not itself look back ("already", "tried", "didn't", "instead of"): "you already tried X" passes.
