@@ -10,7 +10,6 @@ the benchmark fixtures, so the benchmark stays a fair measure.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -24,6 +23,7 @@ from forethought.apps.project.kinds import KINDS
 from forethought.apps.project.patterns import derive_patterns
 from forethought.domain import Record, Role
 from forethought.domain.candidates import Candidate, CheckPatterns
+from forethought.domain.patterns import vet
 from forethought.errors import ModelUnavailable
 from forethought.judge import Judgement, SentenceJudge
 from forethought.pipeline.validator import validate
@@ -360,20 +360,17 @@ _HOSTILE = [
     ("new Prisma" + " " * 90) * 1_000,
     "x-shop-csr" * 10_000,
 ]
-_NESTED = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
 
 
-def test_derived_patterns_compile_are_bounded_and_run_fast_on_100kb() -> None:
+def test_derived_patterns_pass_the_write_time_vetting_and_finish_on_100kb_within_their_budget() -> None:
     patterns = [p for rule in _RULES_FOR_SAFETY for c in [derive_patterns(rule)] if c for p in (*c.forbid, *c.require)]
     assert len(patterns) >= 15
     for pattern in patterns:
-        compiled = re.compile(pattern, re.MULTILINE)
-        assert len(pattern) <= 500 and not _NESTED.search(pattern), pattern
+        compiled = vet(pattern)
+        assert len(pattern) <= 500, pattern
         for text in _HOSTILE:
             assert len(text) >= 90_000
-            start = time.perf_counter()
-            compiled.search(text)
-            assert time.perf_counter() - start < 1.0, pattern  # a guard against blow-ups, not a benchmark
+            compiled.search(text)  # PatternTimeout here would mean the pattern backtracks on hostile drafts
 
 
 # -- applicability -----------------------------------------------------------------------------

@@ -260,3 +260,15 @@ def test_injection_in_a_turn_is_stored_verbatim_flagged_and_not_obeyed(live: Liv
     again = live.client.post(f"{base}/turns", json={"message": "How should you answer me?"}).json()
     assert OBEYED not in again["reply"] and "pirate" not in again["reply"].lower()
     assert all(u["id"] not in {r["id"] for r in flagged} for u in again["used"])
+
+
+# -- patterns -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("pattern", [r"(a|aa)+b", r"(\w+\s?)+$", r"^(([a-z])+.)+[A-Z]([a-z])+$"])
+def test_a_check_pattern_that_backtracks_is_refused_when_set_and_the_server_carries_on(
+    live: Live, pattern: str
+) -> None:
+    body = {"text": "Drafts never say aaaa.", "kind": "rule", "check": {"forbid": [pattern]}}
+    error = _refused(live.client.post(f"{S}/records", json=body), 422)
+    assert "backtracks catastrophically" in error["message"]
+    check = live.client.post(f"{S}/check", json={"draft": "a" * 40 + "!"})
+    assert check.status_code == 200 and live.client.get("/health").status_code == 200

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from forethought.domain import Action, AuditEvent, Record, Space, handle_for, new_id
-from forethought.domain.limits import check_attributes, check_kind, check_statement, check_tags
+from forethought.domain.limits import check_attributes, check_kind, check_patterns, check_statement, check_tags
 from forethought.domain.times import format_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import InvalidInput
@@ -143,6 +143,8 @@ def read_export(path: Path) -> Export:
                 check_kind(record.kind)
                 check_tags(record.tags)
                 check_attributes(record.attributes)
+                if record.check is not None:
+                    check_patterns(record.check)  # an imported pattern is vetted like one set over the API
                 records.append(record)
             elif kind == "event":
                 events.append(AuditEvent.model_validate({**obj, "space_id": _UNBOUND}))

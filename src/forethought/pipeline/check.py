@@ -31,10 +31,10 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from functools import lru_cache
 
 from forethought.apps.base import App, Failed
 from forethought.domain import Record, Status, handle_for
+from forethought.domain.patterns import Budget, Pattern, PatternTimeout, compile_pattern
 from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import BackendError, InvalidInput
 from forethought.llm.base import ChatModel, ProviderError, Usage
@@ -83,7 +83,6 @@ RULE_VALUE = "sets a value memory fixes otherwise"
 RULE_FAILED_ACTION = "recommends again an action that failed"
 RULE_JUDGE = "contradicts memory (judge)"
 RULE_POLICY = "goes against the app's policy"
-MAX_PATTERN_CHARS = 500
 MAX_CLAUSES = 400  # recommending clauses compared per draft (bounds the embedding call)
 MIN_EXCERPT_CHARS = 4
 RECALL_K = 20
@@ -91,7 +90,6 @@ _FAILED_VALUES = frozenset({"failed", "failure", "fail", "did_not_work", "not_fi
 
 _TRIED_HEAD = re.compile(r"^(?:the customer|they|we|the user|i|he|she)\s+(?:tried|attempted)\s+", re.I)
 _FAILED_TAIL = re.compile(r"\s+(?:did not|didn'?t|does not|doesn'?t|failed|was tried|had no effect)\b|[;:]", re.I)
-_NESTED = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
 _CLAUSE = re.compile(r"[;,:]|\s(?:but|so|then|because|since|whereas)\s|\s-\s", re.I)
 _CUE = re.compile(r"\b(?:try|you (?:should|could|can|might|may|need to|must|have to|want to)|let'?s|let us|please"
                   r"|i(?:'d| would)? (?:recommend|suggest)|we (?:should|could)|make sure|go ahead|consider|next step"
@@ -201,19 +199,6 @@ def _recall_for(memory: Memory, scope: Scope, draft: str) -> tuple[list[Record],
     return records, relevant
 
 
-@lru_cache(maxsize=1024)
-def _compile(pattern: str) -> re.Pattern[str] | str:
-    """The compiled pattern, or why it will not be run."""
-    if len(pattern) > MAX_PATTERN_CHARS:
-        return f"longer than {MAX_PATTERN_CHARS} characters"
-    if _NESTED.search(pattern):
-        return "nested quantifiers could backtrack catastrophically"
-    try:
-        return re.compile(pattern, re.MULTILINE)
-    except re.error as exc:
-        return f"does not compile: {exc}"
-
-
 def _patterns(
     draft: str,
     records: Sequence[Record],
@@ -225,6 +210,7 @@ def _patterns(
     found: list[Violation] = []
     skipped: list[SkippedPattern] = []
     comments = comment_spans(draft, path)  # a name in a comment is a mention: it neither breaks nor meets a rule
+    budget = Budget()  # every pattern of this draft together; each run releases the GIL (domain/patterns.py)
     for record in records:
         if record.check is None:
             continue
@@ -233,24 +219,29 @@ def _patterns(
         requires = record.check.require if require_applies(scope, facts) else ()
         rules = [(p, True) for p in forbids] + [(p, False) for p in requires]
         for pattern, forbid in rules:
-            compiled = _compile(pattern)
+            compiled = compile_pattern(pattern)
             if isinstance(compiled, str):
                 skipped.append(SkippedPattern(record_id=record.id, handle=record.handle, pattern=pattern,
                                               reason=compiled))  # fmt: skip
-            elif forbid:
-                used = (m for m in _in_code(compiled, draft, comments) if m.end() > m.start())
-                lines = {_line(draft, m.start(), m.end()) for m in used}
-                what = f"matches /{pattern}/, which memory forbids"
-                found += [_violation(record, line, "pattern", what, rule=RULE_FORBIDDEN) for line in sorted(lines)]
-            elif record.id in relevant and next(_in_code(compiled, draft, comments), None) is None:
-                what = f"never matches /{pattern}/, which memory requires"
-                found.append(_violation(record, "", "pattern", what, rule=RULE_REQUIRED))
+                continue
+            try:
+                if forbid:
+                    used = [(a, b) for a, b in _in_code(compiled, draft, comments, budget) if b > a]
+                    lines = {_line(draft, a, b) for a, b in used}
+                    what = f"matches /{pattern}/, which memory forbids"
+                    found += [_violation(record, line, "pattern", what, rule=RULE_FORBIDDEN) for line in sorted(lines)]
+                elif record.id in relevant and next(_in_code(compiled, draft, comments, budget), None) is None:
+                    what = f"never matches /{pattern}/, which memory requires"
+                    found.append(_violation(record, "", "pattern", what, rule=RULE_REQUIRED))
+            except PatternTimeout as exc:
+                skipped.append(SkippedPattern(record_id=record.id, handle=record.handle, pattern=pattern,
+                                              reason=str(exc)))  # fmt: skip
     return found, skipped
 
 
-def _in_code(pattern: re.Pattern[str], draft: str, comments: Comments) -> Iterator[re.Match[str]]:
-    """The matches of `pattern` outside the draft's comments."""
-    return (m for m in pattern.finditer(draft) if not comments.covers(m.start()))
+def _in_code(pattern: Pattern, draft: str, comments: Comments, budget: Budget) -> Iterator[tuple[int, int]]:
+    """The (start, end) spans of `pattern`'s matches outside the draft's comments, within `budget`."""
+    return ((a, b) for a, b in pattern.finditer(draft, budget) if not comments.covers(a))
 
 
 def _values(memory: Memory, app: App, draft: str, records: Sequence[Record], facts: DraftFacts,

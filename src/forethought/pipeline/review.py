@@ -31,6 +31,7 @@ from forethought.domain import (
     RelationLabel,
     Space,
     Status,
+    limits,
     new_id,
     transition,
 )
@@ -94,6 +95,7 @@ def _record(
     )
     # A model's candidate carries no patterns: the app reads them from the statement, as for a retain.
     check = candidate.check if candidate.check is not None else app.check_patterns(candidate.kind, draft.statement)
+    check = limits.check_patterns(check) if check is not None else None  # vetted: patterns run on every draft
     supersedes = (
         (relation.target_id,) if relation and relation.label is RelationLabel.SUPERSEDES and relation.target_id else ()
     )
