@@ -15,6 +15,7 @@ from forethought.apps.generic import APP as GENERIC
 from forethought.domain import Session, Status
 from forethought.domain.candidates import Candidate
 from forethought.llm import FakeChatModel, FakeOpenAIServer, InvalidOutput, OpenAICompatibleModel, ProviderUnavailable
+from forethought.pipeline import applies
 from forethought.pipeline.brief import build_brief, heuristic_applicability, memory_tokens
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
@@ -317,3 +318,28 @@ def _record(statement: str, *, tags: tuple[str, ...] = ()) -> Record:
     now = utcnow()
     return Record(id="r1", space_id="s", handle="abcdefgh", lineage_id="r1", kind="decision", statement=statement,
                   tags=tags, occurred_at=now, recorded_at=now)  # fmt: skip
+
+
+# -- bounds ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("paths", "message"),
+    [(["a.py"] * 101, "at most 100 paths"), (["x" * 1001], "at most 1,000 characters"), (["a\x00b"], "control")],
+)
+def test_file_paths_are_bounded(project: Forethought, paths: list[str], message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        build_brief(project.memory, project.scope(GENERIC, SPACE), "Add a toggle", file_paths=paths)
+
+
+def test_the_task_and_its_paths_are_read_once_per_brief_not_once_per_record(
+    project: Forethought, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    applies._task_side.cache_clear()
+    calls: list[int] = []
+    real = applies._path_parts
+    monkeypatch.setattr(applies, "_path_parts", lambda paths: calls.append(len(paths)) or real(paths))
+    paths = [f"src/{'deep/' * 150}file{i}.ts" for i in range(100)]  # the largest input the bounds allow
+    brief = build_brief(project.memory, project.scope(GENERIC, SPACE), "Style the header toggle", file_paths=paths)
+    assert len(brief.used) + len(brief.filtered) >= 3  # several records were weighed against these paths
+    assert calls == [100]

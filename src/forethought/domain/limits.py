@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from forethought.domain.patterns import vet
@@ -25,6 +25,7 @@ __all__ = [
     "MAX_TAG_LENGTH",
     "check_attributes",
     "check_external_id",
+    "check_file_paths",
     "check_k",
     "check_kind",
     "check_name",
@@ -131,6 +132,24 @@ def check_attributes(value: object) -> dict[str, Any]:
     if len(encoded.encode("utf-8")) > MAX_ATTRIBUTES_BYTES:
         raise InvalidInput(f"attributes: over the limit of {MAX_ATTRIBUTES_BYTES:,} bytes as JSON")
     return dict(value)
+
+
+MAX_FILE_PATHS = 100
+MAX_FILE_PATH_CHARS = 1_000
+
+
+def check_file_paths(value: Sequence[str]) -> tuple[str, ...]:
+    """The files a task touches: at most 100 paths of at most 1,000 characters each (every
+    record of a brief is weighed against them)."""
+    paths = tuple(value)
+    if len(paths) > MAX_FILE_PATHS:
+        raise InvalidInput(f"file_paths: at most {MAX_FILE_PATHS} paths")
+    for path in paths:
+        if not isinstance(path, str) or len(path) > MAX_FILE_PATH_CHARS:
+            raise InvalidInput(f"file_paths: each path is a string of at most {MAX_FILE_PATH_CHARS:,} characters")
+        if _CONTROL.search(path):
+            raise InvalidInput("file_paths: a path contains control characters")
+    return paths
 
 
 MAX_PATTERNS = 16

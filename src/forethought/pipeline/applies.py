@@ -32,6 +32,13 @@ MIN_WEIGHT = 2
 ALWAYS_TAGS = frozenset({"always", "scope:global"})
 
 
+@lru_cache(maxsize=256)
+def _task_side(task: str, file_paths: tuple[str, ...]) -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
+    """The task's terms, salient words and path parts: read once per task, not once per record
+    (a brief weighs up to its recall depth of records against the same task and paths)."""
+    return frozenset(strong_terms(task)), salient_words(task), frozenset(_path_parts(file_paths))
+
+
 def _path_parts(paths: Sequence[str]) -> set[str]:
     parts: set[str] = set()
     for path in paths:
@@ -69,11 +76,12 @@ def shared_evidence(task: str, record: Record, *, areas: Sequence[Area], file_pa
         return Shared(always=True, reasons=["marked as applying to every task"])
     text = " ".join([record.statement, *(str(v) for v in record.attributes.values() if isinstance(v, str))])
     shared = Shared()
-    shared_terms = sorted(strong_terms(task) & strong_terms(text))
+    task_terms, task_words, paths = _task_side(task, tuple(file_paths))
+    shared_terms = sorted(task_terms & strong_terms(text))
     if shared_terms:
         shared.terms = len(shared_terms)
         shared.reasons.append("names " + ", ".join(f"`{t}`" for t in shared_terms[:3]))
-    task_words, record_words = salient_words(task), salient_words(text)
+    record_words = salient_words(text)
     shared_words = sorted(task_words.keys() & record_words.keys() - {word_key(t) for t in shared_terms})
     if shared_words:
         shared.words = len(shared_words)
@@ -85,7 +93,6 @@ def shared_evidence(task: str, record: Record, *, areas: Sequence[Area], file_pa
         name, mine, theirs = common[0]
         seen = sorted({task_words[k] for k in mine} | {record_words[k] for k in theirs})
         shared.reasons.append(f"both concern {name} ({', '.join(seen[:3])})")
-    paths = _path_parts(file_paths)
     tag_words = {word_key(t.rsplit(":", 1)[-1]) for t in tags}
     if tag_hits := sorted(tag_words & (task_words.keys() | paths)):
         shared.tags = True

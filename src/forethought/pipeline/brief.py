@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from forethought.apps.areas import Area
 from forethought.apps.base import App, Applicability
-from forethought.domain import Record, Role, Status
+from forethought.domain import Record, Role, Status, limits
 from forethought.domain.limits import MAX_QUERY
 from forethought.errors import InvalidInput, ModelUnavailable
 from forethought.llm.base import ChatModel, ProviderError, Usage
@@ -82,6 +82,7 @@ def build_brief(
         raise InvalidInput("limit: must be at least 1")
     if max_excerpts < 0:
         raise InvalidInput("max_excerpts: must not be negative")
+    file_paths = limits.check_file_paths(file_paths)
     app = scope.app
     start = time.perf_counter()
     timings: dict[str, float] = {}

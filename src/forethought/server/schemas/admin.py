@@ -103,9 +103,11 @@ class WorkspaceOut(BaseModel):
 
 
 class MessageIn(_In):
-    role: str = Field(description="user, assistant, tool, system (or a name: customer, student, advisor...).")
+    role: str = Field(
+        max_length=MAX_SPEAKER, description="user, assistant, tool, system (or a name: customer, student, advisor...)."
+    )
     content: str
-    speaker: str | None = None
+    speaker: str | None = Field(default=None, max_length=MAX_SPEAKER)
 
 
 Speaker = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SPEAKER)]

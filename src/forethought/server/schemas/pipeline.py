@@ -4,11 +4,12 @@ can run on a model or on rules says which: `mode` ("heuristic" or "llm:<model>")
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain import Status
-from forethought.domain.limits import MAX_QUERY
+from forethought.domain.limits import MAX_FILE_PATH_CHARS, MAX_FILE_PATHS, MAX_QUERY
 from forethought.llm.base import Usage
 from forethought.pipeline.check import MAX_DRAFT_CHARS
 from forethought.pipeline.reports import Answer, Brief, CheckReport, SkippedPattern, Violation
@@ -53,8 +54,8 @@ class _In(BaseModel):
 class RecallIn(_In):
     query: str = Field(max_length=MAX_QUERY)
     k: int = Field(default=10, ge=1, le=200)
-    kinds: list[str] = Field(default_factory=list, max_length=64)
-    tags: list[str] = Field(default_factory=list, max_length=32)
+    kinds: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=64)
+    tags: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=32)
     statuses: list[Status] | None = Field(default=None, description="Default: active (and superseded with as_of).")
     as_of: str | None = Field(default=None, description="Time travel in valid time: what was true then.")
     after: str | None = None
@@ -96,7 +97,9 @@ class RecallOut(BaseModel):
 class BriefIn(_In):
     task: str = Field(max_length=MAX_QUERY, description="What the model is about to do.")
     limit: int = Field(default=5, ge=1, le=50)
-    file_paths: list[str] = Field(default_factory=list, max_length=100)
+    file_paths: list[Annotated[str, Field(max_length=MAX_FILE_PATH_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_FILE_PATHS
+    )
     max_excerpts: int = Field(
         default=3, ge=0, le=10, description="Past-session excerpts allowed in the room the records leave (0: none)."
     )
