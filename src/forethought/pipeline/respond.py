@@ -14,6 +14,7 @@ from forethought.apps.base import App
 from forethought.domain import Role, Turn
 from forethought.llm.base import ChatModel, Message, Usage
 from forethought.pipeline.reports import Brief, Violation
+from forethought.prompts.memory_block import escape
 
 __all__ = ["HEURISTIC_NOTE", "Reply", "generate"]
 
@@ -38,7 +39,10 @@ def _system(app: App, brief: Brief, feedback: Sequence[Violation]) -> str:
         " and failed, do not suggest it again. If you have no memory about something, say so."
     )
     if feedback:
-        lines = "\n".join(f'- {v.message} (memory {v.handle}; your text: "{v.excerpt}")' for v in feedback)
+        # Record text and the draft's words are data here too: escaped, one line each.
+        lines = "\n".join(
+            f'- {escape(v.message)} (memory {v.handle}; your text: "{escape(v.excerpt)}")' for v in feedback
+        )
         parts.append(f"Your previous draft went against memory:\n{lines}\nWrite a new reply that does not.")
     return "\n\n".join(parts)
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from forethought.apps.base import KindSpec
 from forethought.domain import Session, Turn
 from forethought.llm.base import Message
+from forethought.prompts.memory_block import escape, fence
 
 __all__ = ["MODALITIES", "ExtractedItem", "ExtractionAnswer", "ProposedItems", "build", "windows", "wire_schema"]
 
@@ -69,8 +70,9 @@ def _kinds(kinds: Mapping[str, KindSpec]) -> str:
 
 
 def _line(turn: Turn) -> str:
-    who = turn.role.value if not turn.speaker else f"{turn.role.value} {turn.speaker}"
-    return f"[{turn.index}] {who}: {turn.text}"
+    """One turn as one line: a turn's own newlines cannot start a forged `[9] user:` line."""
+    who = turn.role.value if not turn.speaker else f"{turn.role.value} {escape(turn.speaker, verbatim=True)}"
+    return f"[{turn.index}] {who}: {escape(turn.text, verbatim=True)}"
 
 
 def _transcript(session: Session) -> str:
@@ -118,5 +120,5 @@ def build(session: Session, kinds: Mapping[str, KindSpec], guidance: str) -> lis
         + '\nAnswer with JSON: {"candidates": [{"kind", "statement", "attributes", "quote", "turn",'
         ' "asserted_by", "modality", "confidence"}]}'
     )
-    user = f"<transcript>\n{_transcript(session)}\n</transcript>"
+    user = "The transcript, one turn per line:\n" + fence("TRANSCRIPT", _transcript(session))
     return [Message(role="system", content=system), Message(role="user", content=user)]

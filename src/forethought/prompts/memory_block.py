@@ -53,9 +53,14 @@ class Quoted(NamedTuple):
     quote: str
 
 
-def escape(text: str) -> str:
-    """`text` as one line of data: whitespace collapsed, and `&`, `<`, `>` as entities."""
+def escape(text: str, *, verbatim: bool = False) -> str:
+    """`text` as one line of data: whitespace collapsed (so no line of it can pass for a line of
+    the prompt: a forged `SYSTEM:` or `[9] user:` line), and `&`, `<`, `>` as entities (so it cannot
+    close a tag such as `</memory>`). With `verbatim` the characters are kept as they are, for text
+    a model must quote back; it then belongs inside a `fence`, whose end it cannot forge."""
     flat = " ".join(text.split())
+    if verbatim:
+        return flat
     return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
