@@ -3,6 +3,7 @@ one transaction that stores a batch of them (idempotent by external id)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,11 +23,14 @@ from forethought.domain import (
     limits,
     new_id,
 )
+from forethought.domain.candidates import Flag
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import BackendError, Conflict, InvalidInput
 from forethought.store.base import ChangeSet, NewRecord, Store
+from forethought.store.scrub import scrub_text
 from forethought.text.identifiers import search_text, terms
+from forethought.text.injection import find_injection
 
 __all__ = [
     "Draft",
@@ -177,19 +181,38 @@ def make_draft(
     context = (
         None if item.context is None else limits.clean_text(item.context, field="context", limit=limits.MAX_STATEMENT)
     )
+    external_id = limits.check_external_id(item.external_id)
+    # Scrubbed here as the store will (store/scrub.py), so the record returned is the record
+    # stored, and a retried external id finds the first one.
+    attributes = limits.check_attributes(item.attributes)
     draft = Draft(
         kind=limits.check_kind(item.kind),
-        statement=limits.check_statement(item.text),
+        statement=scrub_text(limits.check_statement(item.text)),
         tags=limits.check_tags(item.tags),
-        attributes=limits.check_attributes(item.attributes),
+        attributes=json.loads(scrub_text(json.dumps(attributes, ensure_ascii=False))) if attributes else attributes,
         evidence=tuple(evidence),
         provenance=provenance or Provenance(),
         confidence=confidence,
-        external_id=limits.check_external_id(item.external_id),
-        context=context,
+        external_id=None if external_id is None else scrub_text(external_id),
+        context=None if context is None else scrub_text(context),
     )
     when = utcnow() if item.occurred_at is None else parse_time(item.occurred_at, field="occurred_at")
     return draft, when
+
+
+def instruction_like(record: Record) -> str | None:
+    """The instruction-like words in a record's statement, context or attributes, or None."""
+    texts = [record.statement, record.context or "", *(v for v in record.attributes.values() if isinstance(v, str))]
+    return next((hit for text in texts if (hit := find_injection(text))), None)
+
+
+def _gated(record: Record) -> Record:
+    """A record whose text reads as instructions to a model is flagged and waits in the inbox,
+    whatever status it was retained with (every path into memory passes here)."""
+    if instruction_like(record) is None:
+        return record
+    flags = record.flags if Flag.INJECTION.value in record.flags else (*record.flags, Flag.INJECTION.value)
+    return record.model_copy(update={"flags": flags, "status": Status.CANDIDATE})
 
 
 def created_event(record: Record, actor: str) -> AuditEvent:
@@ -255,7 +278,7 @@ def retain_drafts(
                 results[i] = Retained(existing, created=False)
                 continue
             seen_external[draft.external_id] = len(pending)
-        pending.append((i, new_record(space.id, draft, status=status, occurred_at=when, now=now)))
+        pending.append((i, _gated(new_record(space.id, draft, status=status, occurred_at=when, now=now))))
     if pending:
         inserts = index_records([record for _, record in pending], embedder)
         events = [created_event(record, actor) for _, record in pending]

@@ -41,7 +41,7 @@ from forethought.judge import shared_judge
 from forethought.judge.acts import DURABLE
 from forethought.memory import Memory, Scope
 from forethought.pipeline.reports import Excerpt
-from forethought.text.detectors import INJECTION, find_phrase
+from forethought.text.injection import find_injection
 from forethought.text.sentences import Sentence, split_sentences
 from forethought.text.words import salient_words, word_key, words
 
@@ -145,7 +145,7 @@ def _candidates(
     for turn in session.turns:
         if turn.role not in _SAID or (session.id, turn.index) in skip:
             continue
-        if find_phrase(INJECTION, turn.text) is not None:  # instruction-like text: never quoted to a model
+        if find_injection(turn.text) is not None:  # instruction-like text: never quoted to a model
             continue
         distance = min(abs(turn.index - i) for i in matched)
         sentences = split_sentences(turn.text)

@@ -2,13 +2,15 @@
 
     find_secrets(text)        api_key, token (bearer / JWT / HTTP Basic / webhook URL), private_key,
                               password, connection_string; issuers' shapes (sk-, gh*_, AKIA, xox*-, glpat-,
-                              npm_, hf_, SG., pypi-, AIza, Firebase AAAA...:) and keys named by what
+                              npm_, hf_, SG., pypi-, AIza, Firebase AAAA...:, ft_ keys) and keys named by what
                               they open ("the server key is ...", "AccountKey=...")
     find_personal_data(text)  card (Luhn-checked), email, phone
     find_cards(text)          cards only: redacted whatever an app's personal-data policy
     redact(text, spans)       each span replaced by its placeholder: [REDACTED:api_key], [email], ...
     redact_all(text, finder)  find and redact, then again on the NFKC-folded result if it still leaks
-    find_phrase(TRANSIENT | DEFERRED | INJECTION, text)   the first phrase of a set found, or None
+    find_phrase(TRANSIENT | DEFERRED, text)   the first phrase of a set found, or None
+
+Instruction-like text has its own module, `text/injection.py`.
 
 Spans never overlap and come in text order. Where a pattern has a keyword and a value
 ("password: x", "api_key=x", "postgres://user:pass@host"), only the value is redacted, so the
@@ -33,7 +35,6 @@ from forethought.text.normalize import fold
 
 __all__ = [
     "DEFERRED",
-    "INJECTION",
     "TRANSIENT",
     "Span",
     "find_cards",
@@ -106,6 +107,7 @@ _ISSUED = (
     r"SG\.[A-Za-z0-9_-]{16,100}\.[A-Za-z0-9_-]{16,100}",
     r"pypi-[A-Za-z0-9_-]{50,400}",
     r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{30,300}",
+    r"ft_[0-9a-f]{12}_[A-Za-z0-9_-]{40,60}",  # this project's own API keys
 )
 # What a credential opens may stand between its name and its value ("the relay token for gate-7 is").
 _OPENS = r"(?:\s{1,3}(?:for|of|on|to)\s{1,3}[\w.@-]{1,40}(?:\s{1,3}[\w.@-]{1,40}){0,2}?)?"
@@ -119,9 +121,12 @@ _SECRETS: tuple[_Secret, ...] = (
         ),
     ),
     _Secret(
-        "api_key", re.compile(r"(?<![\w-])sk-(?:proj-|svcacct-|admin-|ant-)?(?P<body>[\w-]{20,300})", re.A), _mixed
+        "api_key",
+        re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-|ant-)?(?P<body>[\w-]{20,300})", re.A),
+        _mixed,
     ),
-    _Secret("api_key", re.compile(r"(?<![\w-])(?:" + "|".join(_ISSUED) + ")")),
+    # Not inside a word ("task-runner"), but glued by - or _ to an identifier or a file name it may be.
+    _Secret("api_key", re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(_ISSUED) + ")")),
     _Secret("api_key", re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")),
     _Secret("api_key", re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])")),
     # Webhook URLs carry their secret in the path (Slack, Discord).
@@ -302,18 +307,6 @@ DEFERRED = _phrases(
     r"\b(?:parking|park|parked)\s+(?:this|that|it)\b|\bparking lot\b",
     r"\b(?:down the road|at some point|eventually),?\s+(?:we|i)\s+(?:could|might|may|should|would|can)\b",
     r"\bif we (?:ever )?(?:have|get|find) (?:the |some )?time\b",
-)
-
-INJECTION = _phrases(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*"
-    r"(?:previous|prior|above|earlier|preceding|original|system)\b",
-    r"\b(?:ignore|disregard)\s+(?:all\s+|your\s+)?(?:instructions|rules|guidelines)\b",
-    r"\bforget\s+(?:everything|all)\s+(?:you|that|above|i)\b",
-    r"\byou are now\b|\bfrom now on,?\s+you\b|\bpretend (?:to be|you are)\b|\broleplay as\b",
-    r"(?:^|[.!?:;]\s*|\b(?:you|please)\s+(?:\w+\s+)?)act as\b",
-    r"\bsystem prompt\b|\bnew instructions?\s*:|\bdeveloper mode\b|\bjailbreak",
-    r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<</?sys>>|#{2,}\s*(?:instruction|system)\b",
-    r"\b(?:reveal|print|show|output|repeat)\s+(?:your|the)\s+(?:system\s+)?(?:prompt|instructions)\b",
 )
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from forethought.errors import BackendError
+from forethought.store.scrub import scrub_params
 from forethought.store.sqlite.driver import connect, retrying, sqlite3
 from forethought.store.types import Counters
 
@@ -54,8 +55,10 @@ class Database:
         self.counters.lock_retries += 1
 
     def write(self, fn: Callable[[Any], T]) -> T:
-        """Run `fn(conn)` in one write transaction, retried as a whole while the file is busy."""
-        conn = self.conn()
+        """Run `fn(conn)` in one write transaction, retried as a whole while the file is busy.
+        `fn` gets the connection behind the scrubbing chokepoint (`store/scrub.py`): every value
+        it binds is scrubbed of secrets first."""
+        conn = _Scrubbing(self.conn())
 
         def attempt() -> T:
             conn.execute("BEGIN IMMEDIATE")
@@ -104,3 +107,19 @@ class Database:
                     conn.close()
             self._all_conns.clear()
         self._closed = True
+
+
+class _Scrubbing:
+    """A connection whose statements bind only scrubbed values (`store.scrub.scrub_params`)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        return self._conn.execute(sql, scrub_params(params))
+
+    def executemany(self, sql: str, rows: Iterable[Any]) -> Any:
+        return self._conn.executemany(sql, (scrub_params(r) for r in rows))
+
+    def __getattr__(self, name: str) -> Any:  # in_transaction, total_changes, ...
+        return getattr(self._conn, name)
