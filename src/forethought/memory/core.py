@@ -41,10 +41,12 @@ from forethought.memory.writing import (
     Retained,
     RetainItem,
     TimeRef,
+    gated,
     index_records,
     make_draft,
     new_record,
     next_version,
+    refuse_instructions,
     retain_drafts,
 )
 from forethought.plugins import registry
@@ -196,6 +198,7 @@ class Memory:
         if when < old.occurred_at:
             raise InvalidInput("occurred_at: a superseding record cannot predate the record it replaces")
         new = new_record(target.id, draft, status=Status.ACTIVE, occurred_at=when, now=utcnow(), supersedes=(old.id,))
+        refuse_instructions(new)
         self.store.records.apply(
             replacement(
                 old,
@@ -220,6 +223,10 @@ class Memory:
         draft, _ = make_draft(item, evidence=old.evidence, confidence=old.confidence, provenance=old.provenance)
         new = next_version(old, draft, status=old.status, now=utcnow())
         active = old.status is Status.ACTIVE
+        if active:
+            refuse_instructions(new)
+        else:
+            new = gated(new)  # an edited candidate that still reads as instructions stays flagged
         default = "edited" if active else "replaced by an edited version"
         self.store.records.apply(
             replacement(

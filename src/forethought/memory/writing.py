@@ -206,13 +206,22 @@ def instruction_like(record: Record) -> str | None:
     return next((hit for text in texts if (hit := find_injection(text))), None)
 
 
-def _gated(record: Record) -> Record:
+def gated(record: Record) -> Record:
     """A record whose text reads as instructions to a model is flagged and waits in the inbox,
     whatever status it was retained with (every path into memory passes here)."""
     if instruction_like(record) is None:
         return record
     flags = record.flags if Flag.INJECTION.value in record.flags else (*record.flags, Flag.INJECTION.value)
     return record.model_copy(update={"flags": flags, "status": Status.CANDIDATE})
+
+
+def refuse_instructions(record: Record) -> None:
+    """InvalidInput when a record about to become active at once reads as instructions to a model."""
+    if (hit := instruction_like(record)) is not None:
+        raise InvalidInput(
+            f"the text reads as instructions to a model ({hit[:60]!r}); memory keeps such text out of prompts:"
+            " rephrase it, or retain it as a candidate to review"
+        )
 
 
 def created_event(record: Record, actor: str) -> AuditEvent:
@@ -278,7 +287,7 @@ def retain_drafts(
                 results[i] = Retained(existing, created=False)
                 continue
             seen_external[draft.external_id] = len(pending)
-        pending.append((i, _gated(new_record(space.id, draft, status=status, occurred_at=when, now=now))))
+        pending.append((i, gated(new_record(space.id, draft, status=status, occurred_at=when, now=now))))
     if pending:
         inserts = index_records([record for _, record in pending], embedder)
         events = [created_event(record, actor) for _, record in pending]
