@@ -25,7 +25,7 @@ __all__ = ["base_url", "port_arg", "register", "serve"]
 
 def port_arg(value: str) -> int:
     """An argparse type for a TCP port (also used by `forethought mcp`)."""
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
+    if not (value.isascii() and value.isdigit() and len(value) <= 5) or not 1 <= int(value) <= 65535:
         raise argparse.ArgumentTypeError(f"not a TCP port: {value!r}")
     return int(value)
 
