@@ -128,6 +128,8 @@ def check_attributes(value: object) -> dict[str, Any]:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"attributes: not JSON-serialisable ({exc})") from None
+    except RecursionError:  # nested thousands deep (a Python caller: a request body is bounded first)
+        raise InvalidInput("attributes: nested too deeply") from None
     if "\\u0000" in encoded:
         raise InvalidInput("attributes: contains a NUL byte")
     if len(encoded.encode("utf-8")) > MAX_ATTRIBUTES_BYTES:
