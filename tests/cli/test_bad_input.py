@@ -124,3 +124,49 @@ def test_a_database_made_with_another_embedder_is_refused(seeded: tuple[Cli, str
     result = cli("recall", "--space", "p", "fact", env=env)
     _one_line_error(result, 4)
     assert "hashing" in result.err
+
+
+@pytest.mark.parametrize(
+    "when", ["9999-12-31T23:59:59.999999Z", "0001-01-01T00:00:00+05:00", "9999-12-31T23:00:00-05:00", "0001-01-01"]
+)
+def test_a_time_at_the_ends_of_the_calendar_is_a_one_line_error(seeded: tuple[Cli, str], when: str) -> None:
+    cli, _ = seeded
+    result = cli("retain", "--space", "p", "--kind", "note", "--occurred-at", when, "A dated fact.")
+    _one_line_error(result, 2)
+    assert "is out of range (accepted: 0001-01-02 to 9999-12-30, UTC)" in result.err
+    _one_line_error(cli("recall", "--space", "p", "--as-of", when, "fact"), 2)
+
+
+DEEP = [
+    '{"messages": [{"role": "user", "content": ' + "[" * 100_000 + "]" * 100_000 + "}]}",
+    "[" * 100_000 + "]" * 100_000,
+    '{"type": "user", "message": {"content": "hi"}}\n{"x": ' + '{"a":' * 5_000 + "1" + "}" * 5_000 + "}",
+]
+
+
+@pytest.mark.parametrize("transcript", DEEP, ids=["content", "whole", "jsonl"])
+def test_a_deeply_nested_transcript_is_a_one_line_error(cli: Cli, tmp_path: Path, transcript: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(transcript)
+    for args in (["extract"], ["submit", "--space", "p"]):
+        result = cli(*args, "--file", str(path))
+        _one_line_error(result, 2)
+        assert "JSON nests deeper than 64 levels" in result.err
+
+
+def test_an_import_line_of_megabytes_is_refused_with_the_limit(seeded: tuple[Cli, str], tmp_path: Path) -> None:
+    cli, _ = seeded
+    big = tmp_path / "big.jsonl"
+    with big.open("wb") as out:
+        out.write(b'{"type":"header","format":"forethought-export","version":1}\n{"type":"record","statement":"')
+        out.write(b"a" * (5 << 20))
+        out.write(b'"}\n')
+    result = cli("import", "--space", "q", str(big))
+    _one_line_error(result, 2)
+    assert "big.jsonl:2: line over 1,048,576 bytes" in result.err
+
+
+@pytest.mark.parametrize("port", ["\u00b2", "\u0661\u0662\u0663", "9" * 30, "0", "65536"])
+def test_a_port_that_is_no_port_is_a_usage_error(cli: Cli, port: str) -> None:
+    result = cli("serve", "--port", port)
+    assert result.code == 2 and "not a TCP port" in result.err and "Traceback" not in result.err

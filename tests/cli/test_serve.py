@@ -66,3 +66,35 @@ def test_serve_refuses_a_bad_port(cli: Cli) -> None:
     assert result.code == 2 and "not a TCP port" in result.err
     mcp = cli("mcp", "--transport", "http", "--port", "70000")
     assert mcp.code == 2 and "not a TCP port: '70000'" in mcp.err
+
+
+SECRETS = [
+    "sk-proj-" + "Q7hV2mXc9LpR4tYw8ZbN1sKd6FgJ3aUe",
+    "ghp_" + "x8Kd2LmQ7pRt4VwZ9bNc1SfGh6JkYe3A0uTo",
+    "maria.gomez@example.com",
+]
+
+
+def test_the_access_log_at_info_never_shows_what_a_query_string_carried(tmp_path: Path) -> None:
+    db = tmp_path / "log.db"
+    with ServerProcess(db, args=("--log-level", "info")) as server:
+        url = server.url
+        for secret in SECRETS:
+            httpx.get(f"{url}/web/apps/project/tillpoint/brief", params={"task": f"deploy with {secret}"})
+            httpx.get(f"{url}/web/apps/project/tillpoint/memory", params={"q": secret, "kind": "decision"})
+            httpx.get(f"{url}/v1/apps/project/subjects/{secret}/records", params={"cursor": secret})
+        server.stop()
+        log = server.output()
+    assert "GET /web/apps/project/tillpoint/brief?task=*** HTTP/1.1" in log  # the request is still logged
+    assert "GET /web/apps/project/tillpoint/memory?q=***&kind=*** HTTP/1.1" in log
+    for secret in SECRETS:
+        assert secret not in log and secret.replace("@", "%40") not in log, secret
+
+
+def test_serve_refuses_a_host_it_is_not_bound_to(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "host.db", args=("--allowed-host", "memory.internal")) as server:
+        for path in ("/ready", "/metrics"):
+            refused = httpx.get(f"{server.url}{path}", headers={"Host": "rebound.attacker.example"})
+            assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_host"
+            assert httpx.get(f"{server.url}{path}", headers={"Host": "memory.internal:8765"}).status_code == 200
+            assert httpx.get(f"{server.url}{path}", headers={"Host": "localhost"}).status_code == 200

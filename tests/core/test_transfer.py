@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, BinaryIO
 
 import pytest
 
 from forethought import Forethought, InvalidInput, Status
 from forethought.embed.hashing import HashingEmbedder
+from forethought.memory.transfer import MAX_LINE_BYTES
 
 
 def _populate(memory: Forethought) -> None:
@@ -98,5 +101,103 @@ def test_a_bad_line_after_good_ones_writes_nothing(memory: Forethought, tmp_path
     lines.append('{"type":"record","id":"X","kind":"Bad Kind"}')
     out.write_text("\n".join(lines) + "\n")
     with pytest.raises(InvalidInput):
+        memory.import_jsonl(memory.scope("generic", "dst"), out)
+    assert memory.list_records(memory.scope("generic", "dst"), statuses=list(Status)) == []
+
+
+class _Counting:
+    """A file handle that counts the bytes it hands out, however they are asked for."""
+
+    def __init__(self, inner: BinaryIO) -> None:
+        self.inner = inner
+        self.served = 0
+
+    def __enter__(self) -> _Counting:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.inner.close()
+
+    def __iter__(self) -> Iterator[bytes]:
+        for line in self.inner:
+            self.served += len(line)
+            yield line
+
+    def readline(self, size: int = -1) -> bytes:
+        line = self.inner.readline(size)
+        self.served += len(line)
+        return line
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.inner.read(size)
+        self.served += len(data)
+        return data
+
+
+@pytest.mark.parametrize("line_bytes", [MAX_LINE_BYTES + 1, 3 * MAX_LINE_BYTES, 6 * MAX_LINE_BYTES + 17])
+def test_a_line_over_the_limit_is_refused_without_being_read_whole(
+    memory: Forethought, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line_bytes: int
+) -> None:
+    big = tmp_path / "one-line.jsonl"
+    with big.open("wb") as out:
+        out.write(HEADER + b'{"type":"record","statement":"')
+        out.write(b"a" * line_bytes)
+        out.write(b'"}\n')
+    handles: list[_Counting] = []
+    real_open = Path.open
+
+    def counting_open(self: Path, *args: Any, **kwargs: Any) -> Any:
+        handle = _Counting(real_open(self, *args, **kwargs))
+        handles.append(handle)
+        return handle
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    with pytest.raises(InvalidInput, match=r"one-line\.jsonl:2: line over 1,048,576 bytes"):
+        memory.import_jsonl(memory.scope("generic", "dst"), big)
+    (handle,) = handles
+    # The header line and one byte more than the limit of the long one: never the rest of it.
+    assert handle.served == len(HEADER) + MAX_LINE_BYTES + 1
+
+
+HEADER = b'{"type":"header","format":"forethought-export","version":1}\n'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"type":"record","id":"x","extra":' + "[" * 100_000 + "]" * 100_000 + "}",
+        "[" * 100_000 + "]" * 100_000,
+        '{"type":"event","details":' + '{"a":' * 5_000 + "1" + "}" * 5_000 + "}",
+    ],
+    ids=["field", "whole-line", "objects"],
+)
+def test_deeply_nested_json_in_an_import_file_is_refused(memory: Forethought, tmp_path: Path, line: str) -> None:
+    bad = tmp_path / "deep.jsonl"
+    bad.write_bytes(HEADER + line.encode() + b"\n")
+    with pytest.raises(InvalidInput, match=r"deep\.jsonl:2: JSON nests deeper than 64 levels"):
+        memory.import_jsonl(memory.scope("generic", "dst"), bad)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("occurred_at", "9999-12-31T23:59:59.999999Z"),
+        ("occurred_at", "9999-12-31T23:00:00-05:00"),
+        ("recorded_at", "0001-01-01T00:00:00+05:00"),
+        ("valid_to", "0001-01-01T00:00:00Z"),
+    ],
+)
+def test_an_imported_time_outside_the_accepted_range_is_refused(
+    memory: Forethought, tmp_path: Path, field: str, value: str
+) -> None:
+    _populate(memory)
+    out = tmp_path / "export.jsonl"
+    memory.export_jsonl(memory.scope("generic", "src"), out)
+    lines = out.read_text().splitlines()
+    record = json.loads(lines[1])
+    record[field] = value
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InvalidInput, match=rf"export\.jsonl:2: {field}: the time given is out of range"):
         memory.import_jsonl(memory.scope("generic", "dst"), out)
     assert memory.list_records(memory.scope("generic", "dst"), statuses=list(Status)) == []

@@ -113,3 +113,24 @@ def test_workspace_b_never_sees_workspace_a_through_any_tool(http_server: HttpSe
     secrets = (CANARY, *seeded.canary_ids, seeded.moment_handle)  # none of them is in any input above
     assert len(outputs) == 24
     assert [o for o in outputs if any(s in o for s in secrets)] == []
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [
+        '{"messages": [{"role": "user", "content": ' + "[" * 100_000 + "]" * 100_000 + "}]}",
+        "[" * 100_000 + "]" * 100_000,
+        '{"messages": [{"role": "user", "content": "hi", "x": ' + '{"a":' * 3_000 + "1" + "}" * 3_000 + "}]}",
+    ],
+    ids=["content", "whole", "objects"],
+)
+def test_a_deeply_nested_transcript_is_a_tool_error_not_a_crash(http_server: HttpServer, transcript: str) -> None:
+    async def scenario() -> None:
+        async with http_server.client(http_server.seed.key_a) as client:
+            args = {"transcript": transcript, "title": "deep", "project": "apexcart"}
+            refused = await client.call_tool("forethought_submit_session", args)
+            assert refused.is_error and "JSON nests deeper than 64 levels" in text(refused), text(refused)
+            again = await client.call_tool("forethought_recall", {"query": "moment", "project": "apexcart"})
+            assert not again.is_error  # the server is still serving
+
+    run(scenario)

@@ -25,7 +25,7 @@ __all__ = ["base_url", "port_arg", "register", "serve"]
 
 def port_arg(value: str) -> int:
     """An argparse type for a TCP port (also used by `forethought mcp`)."""
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
+    if not (value.isascii() and value.isdigit() and len(value) <= 5) or not 1 <= int(value) <= 65535:
         raise argparse.ArgumentTypeError(f"not a TCP port: {value!r}")
     return int(value)
 
@@ -53,10 +53,14 @@ def serve(ctx: Context) -> Output:
     import uvicorn  # the server's dependencies load only for this command
 
     from forethought.server import ServerSettings, Services, create_app
+    from forethought.server.accesslog import install as install_access_scrubber
     from forethought.server.demo import demo_key, key_file, seed_demo
+    from forethought.server.headers import hosts_for_bind
 
     a = ctx.args
     server_settings = ServerSettings.load(os.environ)
+    hosts = hosts_for_bind(a.host, [*server_settings.allowed_hosts, *a.allowed_host])
+    server_settings = server_settings.model_copy(update={"allowed_hosts": hosts})
     memory = ctx.memory(create=True)
     memory.model = ctx.model()
     services = Services(memory, server_settings)
@@ -79,6 +83,7 @@ def serve(ctx: Context) -> Output:
     config = uvicorn.Config(
         create_app(services), host=a.host, port=a.port, log_level=a.log_level, access_log=a.log_level == "info"
     )
+    install_access_scrubber()  # after uvicorn configured its loggers: query values never reach the log
     server = _graceful_server(config)
     server.run()
     services.startup.wait(timeout_s=10)  # let seeding finish its transaction before the store closes
@@ -91,6 +96,14 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p = add("serve", "run the HTTP API (see docs/api.md)", space=False)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=port_arg, default=8765, help="TCP port (default: 8765)")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name requests may use besides the bound address (repeatable; any other Host header is "
+        "refused with 400; bound to 0.0.0.0 without this option, any host is accepted)",
+    )
     p.add_argument(
         "--demo",
         action="store_true",

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_ATTRIBUTES_BYTES",
     "MAX_EXTERNAL_ID",
     "MAX_QUERY",
+    "MAX_SEQUENCE",
     "MAX_SPEAKER",
     "MAX_STATEMENT",
     "MAX_TAGS",
@@ -31,10 +32,12 @@ __all__ = [
     "check_name",
     "check_patterns",
     "check_query",
+    "check_sequence",
     "check_speaker",
     "check_statement",
     "check_tags",
     "clean_text",
+    "parse_sequence",
 ]
 
 MAX_STATEMENT = 4_000
@@ -127,6 +130,8 @@ def check_attributes(value: object) -> dict[str, Any]:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"attributes: not JSON-serialisable ({exc})") from None
+    except RecursionError:  # nested thousands deep (a Python caller: a request body is bounded first)
+        raise InvalidInput("attributes: nested too deeply") from None
     if "\\u0000" in encoded:
         raise InvalidInput("attributes: contains a NUL byte")
     if len(encoded.encode("utf-8")) > MAX_ATTRIBUTES_BYTES:
@@ -171,3 +176,27 @@ def check_k(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_K:
         raise InvalidInput(f"k: must be a whole number from 1 to {MAX_K}")
     return value
+
+
+# The largest integer SQLite stores: a sequence number (an audit event's, a progress event's) or a
+# cursor built from one never exceeds it, and a larger one could only fail in the store.
+MAX_SEQUENCE = 2**63 - 1
+_ASCII_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+def check_sequence(value: object, *, field: str) -> int:
+    """A sequence number given as an int: whole, from 0 to `MAX_SEQUENCE`."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEQUENCE:
+        raise InvalidInput(f"{field}: must be a whole number from 0 to {MAX_SEQUENCE:,}")
+    return value
+
+
+def parse_sequence(text: str, *, field: str) -> int:
+    """A sequence number written in ASCII digits (from a query string, a header or a cursor).
+
+    `str.isdigit` and `int` also take other scripts' digits ("١٢٣") and superscripts, and `int`
+    takes any length: only 0-9, at most 19 of them, up to `MAX_SEQUENCE`, are a sequence number.
+    """
+    if not _ASCII_DIGITS.fullmatch(text):
+        raise InvalidInput(f"{field}: must be a whole number from 0 to {MAX_SEQUENCE:,} in digits 0-9")
+    return check_sequence(int(text), field=field)

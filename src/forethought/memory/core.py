@@ -27,6 +27,7 @@ from forethought.domain import (
     limits,
     transition,
 )
+from forethought.domain.limits import check_sequence
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import InvalidInput
@@ -312,6 +313,8 @@ class Memory:
         self, scope: Scope, *, record_id: str | None = None, limit: int = 100, before_seq: int | None = None
     ) -> list[AuditEvent]:
         """A space's audit events, newest first; `before_seq` continues from an event's `seq`."""
+        if before_seq is not None:
+            check_sequence(before_seq, field="before")
         target = self.own(scope).existing()
         if target is None:
             return []

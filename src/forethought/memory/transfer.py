@@ -25,11 +25,12 @@ from pydantic import ValidationError
 
 from forethought.domain import Action, AuditEvent, Record, Space, handle_for, new_id
 from forethought.domain.limits import check_attributes, check_kind, check_patterns, check_statement, check_tags
-from forethought.domain.times import format_time, utcnow
+from forethought.domain.times import check_time_range, format_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import InvalidInput
 from forethought.memory.writing import index_records
 from forethought.store.base import ChangeSet, RecordFilter, Store
+from forethought.text.jsontext import load_json
 
 __all__ = ["EXPORT_FORMAT", "MAX_LINE_BYTES", "Export", "export_space", "import_space", "read_export"]
 
@@ -88,7 +89,11 @@ def _read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read ({exc.strerror})") from None
     with handle:
-        for number, raw in enumerate(handle, start=1):
+        number = 0
+        # Each line is read with a bound: a line over the limit is refused after reading one byte
+        # more than the limit, never read whole (a file may be one line of a gigabyte).
+        while raw := handle.readline(MAX_LINE_BYTES + 1):
+            number += 1
             if len(raw) > MAX_LINE_BYTES:
                 raise InvalidInput(f"{path}:{number}: line over {MAX_LINE_BYTES:,} bytes")
             try:
@@ -98,7 +103,7 @@ def _read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
+                obj = load_json(text, what=f"{path}:{number}")
             except json.JSONDecodeError as exc:
                 raise InvalidInput(f"{path}:{number}: not JSON ({exc.msg})") from None
             if not isinstance(obj, dict):
@@ -145,9 +150,15 @@ def read_export(path: Path) -> Export:
                 check_attributes(record.attributes)
                 if record.check is not None:
                     check_patterns(record.check)  # an imported pattern is vetted like one set over the API
+                for field in ("occurred_at", "recorded_at", "valid_to"):
+                    when = getattr(record, field)
+                    if when is not None:
+                        check_time_range(when, field=field)
                 records.append(record)
             elif kind == "event":
-                events.append(AuditEvent.model_validate({**obj, "space_id": _UNBOUND}))
+                event = AuditEvent.model_validate({**obj, "space_id": _UNBOUND})
+                check_time_range(event.at, field="at")
+                events.append(event)
             else:
                 raise InvalidInput(f"{where}: unknown line type {kind!r}")
         except ValidationError as exc:

@@ -48,12 +48,16 @@ log = logging.getLogger(__name__)
 
 
 def query_for(text: str) -> str:
-    """A recall query for a long text: its identifiers first, then its opening, within the limit."""
+    """A recall query for a long text: its identifiers first, then its opening, within the limit.
+
+    Cut at the last word boundary inside the limit; a text with none there (one 200,000-character
+    token) is cut at the limit itself, so a non-blank text never gives an empty query."""
     text = " ".join(text.split())
     if len(text) <= MAX_QUERY:
         return text
-    head = " ".join(sorted(strong_terms(text)))[: MAX_QUERY // 2]
-    return f"{head} {text}"[:MAX_QUERY].rsplit(" ", 1)[0]
+    head = " ".join(sorted(strong_terms(text)))[: MAX_QUERY // 2].strip()
+    cut = f"{head} {text}"[:MAX_QUERY] if head else text[:MAX_QUERY]
+    return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 
 def memory_tokens(memory: Memory, scope: Scope) -> int:

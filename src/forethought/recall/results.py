@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,9 +40,17 @@ class RecallHit(BaseModel):
 
 def _raw(signal: str, raw: float) -> str:
     # Recency's raw value is a timestamp: a date reads better than 1.77e+09.
+    # Any stored time must explain: a float timestamp near either end of the calendar can round
+    # past it, so it is clamped to the calendar and shown as its date.
     if signal == "recency":
-        return datetime.fromtimestamp(raw, UTC).strftime("%Y-%m-%d")
+        seconds = min(max(raw, _FIRST_SECOND), _LAST_SECOND)
+        return (_EPOCH + timedelta(seconds=seconds)).strftime("%Y-%m-%d")
     return f"{raw:.3g}"
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_FIRST_SECOND = (datetime.min.replace(tzinfo=UTC) - _EPOCH).total_seconds()
+_LAST_SECOND = (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC) - _EPOCH).total_seconds()
 
 
 class RecallResult(BaseModel):

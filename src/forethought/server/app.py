@@ -1,6 +1,7 @@
 """`create_app(memory, settings)`: the FastAPI application over the one façade.
 
-Middleware, outermost first: metrics (times and counts every request, refusals included),
+Middleware, outermost first: security headers and the Host check (every response, refusals
+included, carries the same headers), metrics (times and counts every request, refusals included),
 request limits (body size, JSON depth), CORS only when origins are configured. Errors all leave
 through `errors.install_error_handlers`, in one envelope.
 """
@@ -18,6 +19,7 @@ import forethought
 from forethought import web
 from forethought.facade import Forethought
 from forethought.server.errors import install_error_handlers
+from forethought.server.headers import SecurityHeaders
 from forethought.server.limits import RequestLimits
 from forethought.server.metrics import MetricsMiddleware
 from forethought.server.routes import ROUTERS
@@ -82,4 +84,5 @@ def create_app(memory: Forethought | Services, settings: ServerSettings | None =
         )
     app.add_middleware(RequestLimits, max_body_bytes=config.max_body_bytes, max_json_depth=config.max_json_depth)
     app.add_middleware(MetricsMiddleware, metrics=services.metrics)
+    app.add_middleware(SecurityHeaders, allowed_hosts=config.allowed_hosts)
     return app

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from typing import Any
 
 import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from forethought.server.errors import error_body
+from forethought.text.jsontext import json_too_deep
 
 __all__ = ["WEB_PREFIX", "RequestLimits", "json_too_deep"]
 
@@ -26,29 +26,6 @@ _PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Request refused · Forethought</title>"
     "<body><h1>Request refused</h1><p>{message}.</p><p><a href=/web/>Back to the workspace</a></p></body></html>"
 )
-
-# The only bytes that matter for nesting: quotes, escapes (so an escaped quote does not end a
-# string) and brackets. One linear pass over these tokens; brackets inside strings are text.
-_TOKEN = re.compile(rb'\\.|["\[\]{}]', re.S)
-
-
-def json_too_deep(body: bytes, limit: int) -> bool:
-    """True when `body` (JSON text) opens more than `limit` nested arrays/objects."""
-    depth = 0
-    in_string = False
-    for match in _TOKEN.finditer(body):
-        token = match.group()
-        if token == b'"':
-            in_string = not in_string
-        elif in_string or len(token) == 2:
-            continue
-        elif token in (b"[", b"{"):
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
 
 
 class RequestLimits:
@@ -63,7 +40,8 @@ class RequestLimits:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_body_bytes:
+        # ASCII digits only: `int` would take other scripts' digits, and fail on a superscript.
+        if declared.isascii() and declared.isdigit() and int(declared) > self.max_body_bytes:
             await _refuse(scope, send, 413, "payload_too_large", self._too_large())
             return
         if (

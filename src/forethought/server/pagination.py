@@ -12,6 +12,7 @@ import binascii
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from forethought.domain.limits import parse_sequence
 from forethought.errors import InvalidInput
 
 __all__ = ["decode_cursor", "decode_int_cursor", "encode_cursor", "page_of", "slice_sorted"]
@@ -42,9 +43,10 @@ def decode_int_cursor(cursor: str | None) -> int | None:
     raw = decode_cursor(cursor)
     if raw is None:
         return None
-    if not raw.isdigit():
-        raise InvalidInput("cursor: not a cursor this API gave out")
-    return int(raw)
+    try:
+        return parse_sequence(raw, field="cursor")
+    except InvalidInput:
+        raise InvalidInput("cursor: not a cursor this API gave out") from None
 
 
 def page_of(items: Sequence[T], limit: int, key: Callable[[T], str | int]) -> tuple[list[T], str | None]:

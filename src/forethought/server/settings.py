@@ -12,6 +12,7 @@ Built only at the entry point (`forethought serve` passes the process environmen
 | cors_origins | FORETHOUGHT_SERVER_CORS_ORIGINS (comma separated) | none: no CORS |
 | metrics_token | FORETHOUGHT_SERVER_METRICS_TOKEN | none: /metrics is open |
 | worker_threads | FORETHOUGHT_SERVER_THREADS | twice the usable CPUs |
+| allowed_hosts | FORETHOUGHT_SERVER_ALLOWED_HOSTS (comma separated) | none: any Host (`serve` derives it) |
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ _ENV = {
     "cors_origins": "FORETHOUGHT_SERVER_CORS_ORIGINS",
     "metrics_token": "FORETHOUGHT_SERVER_METRICS_TOKEN",
     "worker_threads": "FORETHOUGHT_SERVER_THREADS",
+    "allowed_hosts": "FORETHOUGHT_SERVER_ALLOWED_HOSTS",
 }
 
 
@@ -59,6 +61,9 @@ class ServerSettings(BaseModel):
     # cores only add contention: on 2 CPUs under 16 clients, 4 threads served 63 requests/s,
     # 8 served 49 and anyio's default of 40 served 40 (bench/load.py, docs/benchmarks.md).
     worker_threads: int = Field(default_factory=lambda: 2 * _usable_cpus(), ge=1, le=1024)
+    # Host names a request's `Host` header may name (any other is refused with 400: DNS
+    # rebinding); empty accepts any. `forethought serve` fills it from the address it binds.
+    allowed_hosts: tuple[str, ...] = ()
 
     @classmethod
     def load(cls, environ: Mapping[str, str]) -> ServerSettings:
@@ -67,7 +72,7 @@ class ServerSettings(BaseModel):
             raw = environ.get(env, "").strip()
             if not raw:
                 continue
-            if name == "cors_origins":
+            if name in ("cors_origins", "allowed_hosts"):
                 values[name] = tuple(o.strip() for o in raw.split(",") if o.strip())
             else:
                 values[name] = raw

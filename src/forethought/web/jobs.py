@@ -24,6 +24,7 @@ from forethought.domain.ids import new_id
 from forethought.errors import ForethoughtError, InvalidInput
 from forethought.facade import Forethought, Scope
 from forethought.pipeline.transcripts import FORMATS, parse_transcript
+from forethought.text.jsontext import load_json
 
 __all__ = [
     "FORMATS",
@@ -87,7 +88,7 @@ def _split(text: str, fmt: str) -> list[tuple[object, str, str]]:
     stripped = text.lstrip()
     if fmt in ("auto", "json") and stripped.startswith("{"):
         try:
-            loaded = json.loads(text)
+            loaded = load_json(text, what="transcript")
         except json.JSONDecodeError:
             loaded = None  # perhaps JSON Lines; parse_transcript says what is wrong otherwise
         if isinstance(loaded, dict) and "sessions" in loaded:
@@ -103,7 +104,7 @@ def _split(text: str, fmt: str) -> list[tuple[object, str, str]]:
             if not line.strip():
                 continue
             try:
-                item = json.loads(line)
+                item = load_json(line, what="transcript")
             except json.JSONDecodeError:
                 return [(None, text, fmt)]  # parse_transcript reports the line
             session = next((item.get(f) for f in _SESSION_FIELDS if isinstance(item, dict) and item.get(f)), "")

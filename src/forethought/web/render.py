@@ -8,7 +8,6 @@ Content-Security-Policy below forbid both.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -18,21 +17,12 @@ from fastapi.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
 from forethought.domain.ids import handle_for
+from forethought.server.headers import SECURITY_HEADERS  # one set of headers for pages and API
 
 if TYPE_CHECKING:
     from forethought.web.deps import Place, Viewer
 
 __all__ = ["SECURITY_HEADERS", "page"]
-
-SECURITY_HEADERS: Mapping[str, str] = {
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "same-origin",
-}
 
 
 def _when(value: datetime | str | None) -> str:

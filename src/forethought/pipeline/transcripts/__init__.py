@@ -22,6 +22,7 @@ from forethought.pipeline.transcripts.common import MAX_TRANSCRIPT_BYTES, MAX_TU
 from forethought.pipeline.transcripts.logs import from_objects
 from forethought.pipeline.transcripts.markdown import from_cursor, from_headings, looks_like_cursor, looks_like_headings
 from forethought.pipeline.transcripts.plain import from_text
+from forethought.text.jsontext import load_json
 
 __all__ = ["FORMATS", "MAX_TRANSCRIPT_BYTES", "MAX_TURNS", "parse_transcript", "started_at"]
 
@@ -68,8 +69,8 @@ def _read(text: str, fmt: str, human: str | None) -> list[Parsed]:
     if fmt == "json" or (fmt == "auto" and stripped.startswith("[")):
         return _from_json(_load(text))
     if fmt == "auto" and stripped.startswith("{"):
-        try:
-            whole = json.loads(text)  # one document, parsed once; JSON Lines stop at the first line's end
+        try:  # one document, parsed once; JSON Lines stop at the first line's end
+            whole = load_json(text, what="transcript")
         except json.JSONDecodeError:
             return from_objects(_lines(text))
         return _from_json(whole) if isinstance(whole, dict) and "messages" in whole else from_objects([whole])
@@ -86,7 +87,7 @@ def _read(text: str, fmt: str, human: str | None) -> list[Parsed]:
 
 def _load(text: str) -> Any:
     try:
-        return json.loads(text)
+        return load_json(text, what="transcript")
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"transcript: not JSON ({exc.msg} at line {exc.lineno})") from None
 
@@ -103,7 +104,7 @@ def _lines(text: str) -> list[Any]:
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                items.append(json.loads(line))
+                items.append(load_json(line, what=f"transcript: line {number}"))
             except json.JSONDecodeError as exc:
                 raise InvalidInput(f"transcript: line {number} is not JSON ({exc.msg})") from None
     return items

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from forethought.domain import Role
-from forethought.domain.times import parse_time
+from forethought.domain.times import check_time_range, parse_time
 from forethought.errors import InvalidInput
 
 __all__ = [
@@ -105,8 +105,8 @@ def timestamp(value: Any) -> datetime | None:
     if isinstance(value, int | float):
         seconds = value / 1000 if value > 10**11 else value
         try:
-            return datetime.fromtimestamp(seconds, tz=UTC)
-        except (OverflowError, OSError, ValueError):
+            return check_time_range(datetime.fromtimestamp(seconds, tz=UTC))
+        except (OverflowError, OSError, ValueError, InvalidInput):
             return None
     if isinstance(value, str):
         try:

@@ -12,13 +12,15 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 
 from forethought.domain import Role
+from forethought.domain.times import check_time_range
+from forethought.errors import InvalidInput
 from forethought.pipeline.transcripts.common import Parsed, agent_like
 
 __all__ = ["from_cursor", "from_headings", "looks_like_cursor", "looks_like_headings"]
 
 _CURSOR_SPEAKER = re.compile(r"^\*\*(User|Cursor|Assistant|You)\*\*\s*$", re.MULTILINE)
 _EXPORTED = re.compile(
-    r"_Exported on (\d{1,2})/(\d{1,2})/(\d{4}) at (\d{1,2}):(\d{2}):(\d{2})"
+    r"(?a)_Exported on (\d{1,2})/(\d{1,2})/(\d{4}) at (\d{1,2}):(\d{2}):(\d{2})"
     r"(?: ?([AP]M))?(?: GMT([+-]\d{1,2})(?::?(\d{2}))?)?"
 )
 _HEADING = re.compile(r"^#{1,4}\s+(User|You|Human|Me|Assistant|AI|ChatGPT|Claude|Cursor|Copilot|Gemini|Agent)\s*:?\s*$",
@@ -85,8 +87,8 @@ def _exported_at(text: str) -> datetime | None:
         hour = 0
     hours = int(offset_h) if offset_h else 0
     minutes = int(offset_m) if offset_m else 0
-    zone = timezone(timedelta(hours=hours, minutes=minutes if hours >= 0 else -minutes)) if offset_h else UTC
-    try:
-        return datetime(year, month, day, hour, minute, second, tzinfo=zone).astimezone(UTC)
-    except ValueError:
+    try:  # an impossible date or offset, or one outside the accepted range, is no export time
+        zone = timezone(timedelta(hours=hours, minutes=minutes if hours >= 0 else -minutes)) if offset_h else UTC
+        return check_time_range(datetime(year, month, day, hour, minute, second, tzinfo=zone))
+    except (ValueError, InvalidInput):
         return None

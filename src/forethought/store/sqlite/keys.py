@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from forethought.domain.keys import ApiKey
-from forethought.domain.times import format_time, parse_time
+from forethought.domain.times import format_time, stored_time
 from forethought.errors import NotFound
 from forethought.store.contracts import KeyStore
 from forethought.store.sqlite.connection import Database
@@ -61,6 +61,6 @@ def _api_key(row: Sequence[Any]) -> ApiKey:
         id=row[0],
         workspace=row[1],
         name=row[2],
-        created_at=parse_time(row[3]),
-        revoked_at=None if row[4] is None else parse_time(row[4]),
+        created_at=stored_time(row[3]),
+        revoked_at=None if row[4] is None else stored_time(row[4]),
     )

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from forethought.domain import AuditEvent, CheckPatterns, Evidence, Provenance, Record, Relation, Session, Turn
-from forethought.domain.times import format_time, parse_time
+from forethought.domain.times import format_time, stored_time
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -83,9 +83,9 @@ def record_from_row(row: Sequence[Any]) -> Record:
         confidence=row[11],
         status=row[12],
         tags=tuple(json.loads(row[13])),
-        occurred_at=parse_time(row[14]),
-        recorded_at=parse_time(row[15]),
-        valid_to=None if row[16] is None else parse_time(row[16]),
+        occurred_at=stored_time(row[14]),
+        recorded_at=stored_time(row[15]),
+        valid_to=None if row[16] is None else stored_time(row[16]),
         external_id=row[17],
         supersedes=tuple(json.loads(row[18])),
         superseded_by=row[19],
@@ -118,7 +118,7 @@ def audit_from_row(row: Sequence[Any]) -> AuditEvent:
         space_id=row[1],
         action=row[2],
         actor=row[3],
-        at=parse_time(row[4]),
+        at=stored_time(row[4]),
         record_id=row[5],
         lineage_id=row[6],
         from_status=row[7],
@@ -135,7 +135,7 @@ def session_from_rows(row: Sequence[Any], turns: Sequence[Sequence[Any]]) -> Ses
         space_id=row[1],
         title=row[2],
         source=row[3],
-        created_at=parse_time(row[4]),
+        created_at=stored_time(row[4]),
         metadata=json.loads(row[5]),
         turns=tuple(
             Turn(
@@ -143,7 +143,7 @@ def session_from_rows(row: Sequence[Any], turns: Sequence[Sequence[Any]]) -> Ses
                 role=t[1],
                 speaker=t[2],
                 text=t[3],
-                occurred_at=None if t[4] is None else parse_time(t[4]),
+                occurred_at=None if t[4] is None else stored_time(t[4]),
             )
             for t in turns
         ),

@@ -7,7 +7,7 @@ from typing import Any
 
 from forethought.domain import Action, AuditEvent, Space, SpaceKey, new_id
 from forethought.domain.ids import space_id_for
-from forethought.domain.times import format_time, parse_time, utcnow
+from forethought.domain.times import format_time, stored_time, utcnow
 from forethought.errors import NotFound
 from forethought.store.contracts import SpaceStore
 from forethought.store.sqlite.audit import insert_events
@@ -46,7 +46,7 @@ class SQLiteSpaces(SpaceStore):
                 return find(conn)
 
             row = self._db.write(insert)
-        return Space(id=space_id, key=key, created_at=parse_time(row[0]))
+        return Space(id=space_id, key=key, created_at=stored_time(row[0]))
 
     def list(self, workspace: str | None = None) -> builtins.list[Space]:
         sql = "SELECT id, workspace, subject_type, subject_id, created_at FROM spaces"
@@ -59,7 +59,7 @@ class SQLiteSpaces(SpaceStore):
             Space(
                 id=r[0],
                 key=SpaceKey(workspace=r[1], subject_type=r[2], subject_id=r[3]),
-                created_at=parse_time(r[4]),
+                created_at=stored_time(r[4]),
             )
             for r in rows
         ]

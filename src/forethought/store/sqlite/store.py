@@ -20,6 +20,7 @@ from forethought.store.sqlite.app_tables import SQLiteAppTables
 from forethought.store.sqlite.audit import SQLiteAuditLog
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.driver import retrying, sqlite3, supports_fts_secure_delete
+from forethought.store.sqlite.files import create_private, make_private
 from forethought.store.sqlite.keys import SQLiteKeys
 from forethought.store.sqlite.migrate import CORE, apply_migrations
 from forethought.store.sqlite.outbox import SQLiteOutbox
@@ -43,6 +44,7 @@ class SQLiteStore(Store):
         self._target = str(path)
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)  # owner-only before SQLite writes a byte (files.py)
         secure = supports_fts_secure_delete()
         self.capabilities = Capabilities(fts=True, vectors=True, secure_fts_delete=secure)
         self._db = Database(self._target, self.counters)
@@ -52,6 +54,8 @@ class SQLiteStore(Store):
         self.dim = dim
         conn = self._db.conn()
         retrying(lambda: apply_migrations(conn))
+        if self.path is not None:
+            make_private(self.path)
         if secure:
             self._secure_turn_index()
         self.spaces = SQLiteSpaces(self._db, self.vectors, secret=self._load_secret(), secure_fts_delete=secure)

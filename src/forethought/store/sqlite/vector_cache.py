@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from forethought.store.sqlite.files import FILE_MODE, create_private, private_folder, write_private
 from forethought.vectors import DEFAULT_THRESHOLD, HnswIndex, TieredIndex, new_index
 
 __all__ = ["VectorCache", "decode_vector", "encode_vector"]
@@ -201,12 +202,14 @@ class VectorCache:
                 "size": len(graph),
             }
             try:
-                graph_path.parent.mkdir(parents=True, exist_ok=True)
+                private_folder(graph_path.parent)
                 tmp = graph_path.with_name(f"{graph_path.name}.{os.getpid()}.tmp")
+                create_private(tmp)  # the index overwrites it in place, keeping the owner-only mode
                 graph.save(tmp)
+                os.chmod(tmp, FILE_MODE)
                 tmp.replace(graph_path)
                 tmp_meta = meta_path.with_name(f"{meta_path.name}.{os.getpid()}.tmp")
-                tmp_meta.write_text(json.dumps(meta), "utf-8")
+                write_private(tmp_meta, json.dumps(meta).encode("utf-8"))
                 tmp_meta.replace(meta_path)
             except OSError as exc:
                 log.warning("could not write a vector snapshot: %s", exc)

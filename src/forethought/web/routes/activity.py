@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
+from forethought.domain.limits import parse_sequence
 from forethought.web.deps import PlaceDep
 from forethought.web.errors import PageRoute
 from forethought.web.render import page
@@ -17,9 +18,10 @@ PAGE = 50
 
 
 @router.get("")
-def activity(request: Request, place: PlaceDep, before: int | None = None) -> Response:
+def activity(request: Request, place: PlaceDep, before: str | None = None) -> Response:
     memory = place.memory
-    events = memory.audit_events(place.scope, limit=PAGE + 1, before_seq=before)
+    older_than = None if before is None else parse_sequence(before, field="before")
+    events = memory.audit_events(place.scope, limit=PAGE + 1, before_seq=older_than)
     older = events[PAGE - 1].seq if len(events) > PAGE else None
     return page(
         request,

@@ -4,10 +4,12 @@ would receive."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, Response
 
 from forethought.errors import InvalidInput
-from forethought.web.deps import PlaceDep
+from forethought.web.deps import FormPlaceDep, Place, PlaceDep
 from forethought.web.errors import PageRoute
 from forethought.web.render import page
 
@@ -18,6 +20,17 @@ router = APIRouter(prefix="/web/apps/{app}/{subject}", route_class=PageRoute, in
 
 @router.get("/brief")
 def brief(request: Request, place: PlaceDep, task: str = "") -> Response:
+    """A brief asked for by a link (`?task=`); the page's own form posts instead."""
+    return _brief_page(request, place, task)
+
+
+@router.post("/brief")
+def brief_form(request: Request, place: FormPlaceDep, task: Annotated[str, Form()] = "") -> Response:
+    """The form posts, so what is typed in the task box stays out of URLs, history and access logs."""
+    return _brief_page(request, place, task)
+
+
+def _brief_page(request: Request, place: Place, task: str) -> Response:
     made, error = None, None
     if task.strip():
         try:

@@ -19,7 +19,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, File, Form, Request, Response, UploadFile
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from forethought.domain.limits import MAX_SPEAKER, check_speaker
+from forethought.domain.limits import MAX_SPEAKER, check_speaker, parse_sequence
 from forethought.domain.times import MAX_TIME_CHARS, parse_time
 from forethought.errors import InvalidInput
 from forethought.pipeline.transcripts import MAX_TRANSCRIPT_BYTES
@@ -141,8 +141,13 @@ async def follow_import(request: Request, place: PlaceDep, job_id: str) -> Strea
     job = place.viewer.state.imports.get(job_id, place.key)
     if job is None:
         raise PageError(404, "No such import here (imports are kept only while the server runs).")
-    last = request.headers.get("last-event-id", "")
-    seen = int(last) if last.isdigit() else -1  # a reconnecting browser resumes where it was
+    # A reconnecting browser resumes where it was. Headers arrive decoded as Latin-1, so a stray
+    # byte can read as a superscript digit: only ASCII digits are an event id.
+    last = request.headers.get("last-event-id")
+    try:
+        seen = -1 if not last else parse_sequence(last, field="Last-Event-ID")
+    except InvalidInput as exc:
+        raise PageError(422, str(exc)) from None
 
     async def stream() -> AsyncIterator[str]:
         nonlocal seen

@@ -90,7 +90,25 @@ def explorer(
     status: str = "current",
     as_of: str = "",
 ) -> Response:
-    filters = Filters(q.strip(), kind.strip(), tag.strip(), status, as_of.strip())
+    """The explorer asked for by a link (`?q=&kind=...`); the page's own form posts instead."""
+    return _explorer_page(request, place, Filters(q.strip(), kind.strip(), tag.strip(), status, as_of.strip()))
+
+
+@router.post("")
+def explorer_form(
+    request: Request,
+    place: FormPlaceDep,
+    q: Annotated[str, Form()] = "",
+    kind: Annotated[str, Form()] = "",
+    tag: Annotated[str, Form()] = "",
+    status: Annotated[str, Form()] = "current",
+    as_of: Annotated[str, Form()] = "",
+) -> Response:
+    """The search form posts, so what is typed in the search box stays out of URLs and access logs."""
+    return _explorer_page(request, place, Filters(q.strip(), kind.strip(), tag.strip(), status, as_of.strip()))
+
+
+def _explorer_page(request: Request, place: Place, filters: Filters) -> Response:
     error = None
     try:
         rows = _search(place, filters)
