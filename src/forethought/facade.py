@@ -228,9 +228,12 @@ class Forethought:
         """Withdraw an active record that was wrong; it stays in history, never in recall."""
         return self.memory.retract(scope, record_id, why=why)
 
-    def forget(self, scope: Scope, record_id: str) -> int:
-        """Erase a record and every version of it, from every table and index."""
-        return self.memory.forget(scope, record_id)
+    def forget(self, scope: Scope, record_id: str, *, redact_sources: bool = False) -> int:
+        """Erase a record's every version everywhere (`redact_sources`: its words in turns too)."""
+        return self.memory.forget(scope, record_id, redact_sources=redact_sources)
+
+    def delete_session(self, scope: Scope, session_id: str) -> int:
+        return self.memory.delete_session(scope, session_id)  # its turns, keyword entries, traces
 
     def get(self, scope: Scope, record_id: str) -> Record:
         return self.memory.get(scope, record_id)
@@ -383,12 +386,10 @@ class Forethought:
         return self.pipeline.approve_all(scope, high_confidence=high_confidence)
 
     def list_sessions(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Session]:
-        """Captured sessions, newest first (a keyset cursor in `before_id`)."""
-        return self.pipeline.list_sessions(scope, limit=limit, before_id=before_id)
+        return self.pipeline.list_sessions(scope, limit=limit, before_id=before_id)  # newest first
 
     def get_session(self, scope: Scope, session_id: str) -> Session:
-        """One captured session with its turns; NotFound for another space's."""
-        return self.pipeline.get_session(scope, session_id)
+        return self.pipeline.get_session(scope, session_id)  # with its turns; NotFound for another space's
 
     def list_traces(self, scope: Scope, *, limit: int = 50, before_id: str | None = None) -> list[Trace]:
         """Stored traces, newest first (a keyset cursor in `before_id`)."""

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from forethought.cli.context import Context, Output, read_text_arg
 from forethought.cli.progress import ProgressBar
 from forethought.cli.render import hit_json, record_json, show_history, show_recall, show_record
+from forethought.errors import InvalidInput
 
 __all__ = ["COMMANDS", "register"]
 
@@ -64,8 +65,25 @@ def retract(ctx: Context) -> Output:
 
 
 def forget(ctx: Context) -> Output:
-    removed = ctx.memory().forget(ctx.scope, ctx.args.record_id)
+    removed = ctx.memory().forget(ctx.scope, ctx.args.record_id, redact_sources=ctx.args.redact_sources)
     return Output({"forgotten": removed}, f"forgot {removed} version(s)")
+
+
+def _confirmed(ctx: Context, what: str) -> None:
+    if not ctx.args.yes:
+        raise InvalidInput(f"{what} cannot be undone: add --yes to confirm")
+
+
+def delete_session(ctx: Context) -> Output:
+    _confirmed(ctx, "deleting a session")
+    turns = ctx.memory().delete_session(ctx.scope, ctx.args.session_id)
+    return Output({"deleted_turns": turns}, f"deleted the session and its {turns} turn(s)")
+
+
+def erase(ctx: Context) -> Output:
+    _confirmed(ctx, f"erasing {ctx.scope.key.subject_id!r} and everything it holds")
+    removed = ctx.memory().erase_space(ctx.scope)
+    return Output({"erased_records": removed}, f"erased {ctx.scope.key.subject_id} ({removed} record(s))")
 
 
 def history(ctx: Context) -> Output:
@@ -96,6 +114,8 @@ COMMANDS: dict[str, Callable[[Context], Output]] = {
     "supersede": supersede,
     "retract": retract,
     "forget": forget,
+    "delete-session": delete_session,
+    "erase": erase,
     "history": history,
     "export": export,
     "import": import_,
@@ -135,7 +155,17 @@ def register(add: Add) -> None:
     p.add_argument("record_id", metavar="ID")
 
     p = add("forget", "erase a memory and all its versions everywhere")
+    p.add_argument(
+        "--redact-sources", action="store_true", help="also cut its words out of the turns and titles that carried it"
+    )
     p.add_argument("record_id", metavar="ID")
+
+    p = add("delete-session", "erase one captured session: its turns, index entries and traces")
+    p.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
+    p.add_argument("session_id", metavar="SESSION_ID")
+
+    p = add("erase", "erase a whole subject: every record, session, trace and audit event")
+    p.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
 
     p = add("history", "show a memory's versions, supersessions and audit trail")
     p.add_argument("record_id", metavar="ID")

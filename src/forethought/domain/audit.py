@@ -19,6 +19,8 @@ class Action(StrEnum):
     FORGOTTEN = "forgotten"
     SPACE_ERASED = "space_erased"
     SESSION_CAPTURED = "session_captured"
+    SESSION_DELETED = "session_deleted"
+    SOURCES_REDACTED = "sources_redacted"
 
 
 class AuditEvent(BaseModel):

@@ -57,6 +57,10 @@ from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
 __all__ = ["Memory"]
 
 
+FORGOTTEN = "[forgotten]"
+MIN_REDACTED_CHARS = 8  # shorter texts ("ok", "yes") would cut words out of unrelated turns
+
+
 class Memory:
     """Records, recall, writing, the outbox and export/import over one store."""
 
@@ -256,11 +260,30 @@ class Memory:
         self.store.records.apply(ChangeSet(target.id, transitions=[(old, after)], events=[event]))
         return after
 
-    def forget(self, scope: Scope, record_id: str) -> int:
-        """Erase a record and every version of it, from every table and index. Returns versions erased."""
+    def forget(self, scope: Scope, record_id: str, *, redact_sources: bool = False) -> int:
+        """Erase a record and every version of it, from every table and index. Returns versions erased.
+        With `redact_sources`, its words are also cut out of the sessions it came from and of any
+        turn or title that repeats them (an agent's reply quoting it): every version's statement,
+        context and evidence quote becomes `FORGOTTEN` there."""
         target = self._stored(scope)
         record = self.store.records.get(target.id, record_id)
-        return self.store.records.forget(target.id, record.lineage_id, actor=self.actor)
+        versions = self.store.records.lineage(target.id, record.lineage_id)
+        removed = self.store.records.forget(target.id, record.lineage_id, actor=self.actor)
+        if redact_sources:
+            phrases = [
+                text
+                for v in versions
+                for text in (v.statement, v.context or "", *(e.quote for e in v.evidence))
+                if len(text.strip()) >= MIN_REDACTED_CHARS
+            ]
+            self.store.sessions.redact(target.id, phrases, FORGOTTEN, actor=self.actor)
+        return removed
+
+    def delete_session(self, scope: Scope, session_id: str) -> int:
+        """Erase one captured session with its turns, keyword entries and traces; returns the
+        turns erased. Records extracted from it stay (forget them on their own)."""
+        target = self._stored(scope)
+        return self.store.sessions.delete(target.id, session_id, actor=self.actor)
 
     # -- reads -----------------------------------------------------------------------------
     def get(self, scope: Scope, record_id: str) -> Record:

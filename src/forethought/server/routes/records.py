@@ -96,5 +96,11 @@ def retract(subject: SubjectDep, record_id: RecordId, body: RetractIn) -> Record
 
 
 @router.delete("/{record_id}", summary="Forget: erase every version everywhere", response_model=ForgetOut)
-def forget(subject: SubjectDep, record_id: RecordId) -> ForgetOut:
-    return ForgetOut(forgotten=subject.memory.forget(subject.scope, record_id))
+def forget(
+    subject: SubjectDep,
+    record_id: RecordId,
+    redact_sources: Annotated[
+        bool, Query(description="Also cut its words out of the turns and titles that carried or quoted it.")
+    ] = False,
+) -> ForgetOut:
+    return ForgetOut(forgotten=subject.memory.forget(subject.scope, record_id, redact_sources=redact_sources))

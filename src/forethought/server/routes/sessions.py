@@ -60,3 +60,8 @@ def list_sessions(subject: SubjectDep, page: PageDep) -> Page[SessionSummaryOut]
 @router.get("/{session_id}", summary="One captured session with its turns", response_model=SessionOut)
 def get_session(subject: SubjectDep, session_id: str) -> SessionOut:
     return SessionOut.of(subject.memory.get_session(subject.scope, session_id))
+
+
+@router.delete("/{session_id}", summary="Erase one captured session: its turns, index entries and traces")
+def delete_session(subject: SubjectDep, session_id: str) -> dict[str, int]:
+    return {"deleted_turns": subject.memory.delete_session(subject.scope, session_id)}

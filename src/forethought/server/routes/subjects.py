@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 
-from forethought.server.deps import CallerDep, PageDep
+from forethought.errors import InvalidInput
+from forethought.server.deps import CallerDep, PageDep, SubjectDep
 from forethought.server.pagination import slice_sorted
 from forethought.server.schemas.admin import SubjectOut
 from forethought.server.schemas.common import ERRORS, Page
@@ -24,3 +25,13 @@ def list_subjects(
     spaces = caller.memory.list_spaces(caller.workspace, subject_type=resolved.subject_type)
     items, cursor = slice_sorted(spaces, lambda s: s.key.subject_id, page.cursor, page.limit)
     return Page(items=[SubjectOut.of(resolved.name, s) for s in items], next_cursor=cursor)
+
+
+@router.delete("/{subject_id}", summary="Erase a whole subject: every record, session, trace and audit event")
+def erase_subject(
+    subject: SubjectDep,
+    confirm: Annotated[str, Query(max_length=200, description="The subject id again, to confirm.")] = "",
+) -> dict[str, int]:
+    if confirm != subject.scope.key.subject_id:
+        raise InvalidInput("confirm: repeat the subject id (?confirm=<subject id>) to erase it and all it holds")
+    return {"erased_records": subject.memory.erase_space(subject.scope)}

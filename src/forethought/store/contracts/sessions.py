@@ -47,3 +47,14 @@ class SessionStore(ABC):
         """The person's and agent's turns of this space's sessions that contain any of `words`
         (matched as the keyword index stems them; never read as query syntax), best first.
         Tool output and system text are not searched."""
+
+    @abstractmethod
+    def delete(self, space_id: str, session_id: str, *, actor: str) -> int:
+        """Erase a session: its row, every turn, its keyword entries and the traces of its turns,
+        leaving an audit event without text; returns the turns erased. NotFound for a session of
+        another space."""
+
+    @abstractmethod
+    def redact(self, space_id: str, phrases: Sequence[str], placeholder: str, *, actor: str) -> int:
+        """Replace every occurrence of `phrases` (exact text) in the space's turns and session
+        titles with `placeholder`, keyword index included; returns the turns and titles changed."""

@@ -13,7 +13,7 @@ from forethought.store.sqlite.driver import retrying
 from forethought.store.sqlite.rows import dump_json
 from forethought.store.sqlite.sql import chunks, marks
 
-__all__ = ["cut_links", "delete_rows", "purge", "require_space"]
+__all__ = ["cut_links", "delete_rows", "forget_in_traces", "purge", "require_space"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,31 @@ def cut_links(conn: Any, space_id: str, ids: list[str]) -> None:
                 record_id,
             ),
         )
+
+
+_TRACE_KEYS = frozenset({"id", "record_id", "handle", "lineage_id"})  # what a trace item keeps of a forgotten record
+
+
+def forget_in_traces(conn: Any, space_id: str, ids: list[str]) -> None:
+    """Traces name records by id and say why each was used or filtered, in words drawn from the
+    record ("names `x`; shares 'vault'"): the items about erased ids keep their ids and numbers;
+    their words become "[forgotten]", so the trace still reads."""
+    gone = set(ids)
+
+    def cut(value: Any) -> Any:
+        if isinstance(value, list):
+            return [cut(v) for v in value]
+        if isinstance(value, dict):
+            if gone & {v for v in value.values() if isinstance(v, str)}:
+                return {k: v if k in _TRACE_KEYS or not isinstance(v, str) else "[forgotten]" for k, v in value.items()}
+            return {k: cut(v) for k, v in value.items()}
+        return value
+
+    for chunk in chunks(ids, 50):
+        found = " OR ".join("instr(data, ?) > 0" for _ in chunk)
+        rows = conn.execute(f"SELECT id, data FROM traces WHERE space_id = ? AND ({found})", (space_id, *chunk))
+        for trace_id, data in rows.fetchall():
+            conn.execute("UPDATE traces SET data = ? WHERE id = ?", (dump_json(cut(json.loads(data))), trace_id))
 
 
 def delete_rows(conn: Any, rowids: list[int]) -> int:

@@ -7,13 +7,13 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from forethought.domain import AuditEvent, Role, Session, Turn
-from forethought.domain.times import format_time
+from forethought.domain import Action, AuditEvent, Role, Session, Turn, new_id
+from forethought.domain.times import format_time, utcnow
 from forethought.errors import NotFound
 from forethought.store.contracts import SessionStore
 from forethought.store.sqlite.audit import insert_events
 from forethought.store.sqlite.connection import Database
-from forethought.store.sqlite.erasure import require_space
+from forethought.store.sqlite.erasure import purge, require_space
 from forethought.store.sqlite.rows import session_from_rows, session_values
 from forethought.store.sqlite.sql import newest_first
 from forethought.store.types import TurnHit
@@ -26,8 +26,9 @@ _SEARCHED = (Role.USER, Role.AGENT)  # what people and agents said; tool output 
 
 
 class SQLiteSessions(SessionStore):
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, secure_fts_delete: bool = False) -> None:
         self._db = db
+        self._secure_fts_delete = secure_fts_delete
 
     def add(self, session: Session, events: Sequence[AuditEvent] = ()) -> None:
         def write(conn: Any) -> None:
@@ -95,6 +96,65 @@ class SQLiteSessions(SessionStore):
         )
         # bm25() is lower-is-better; flipped so that higher is better, as every score here.
         return [TurnHit(r[0], int(r[1]), -float(r[3])) for r in rows if self._db.own(space_id, r[2])]
+
+    # -- erasure ---------------------------------------------------------------------------
+    def delete(self, space_id: str, session_id: str, *, actor: str) -> int:
+        def erase(conn: Any) -> int:
+            row = conn.execute("SELECT space_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None or not self._db.own(space_id, row[0]):
+                raise NotFound(f"no session {session_id!r} in this space")
+            turns = conn.execute("SELECT COUNT(*) FROM turns WHERE session_id = ?", (session_id,)).fetchone()[0]
+            conn.execute("DELETE FROM turns_fts WHERE session = ? AND space = ?", (session_id, space_id))
+            conn.execute("DELETE FROM traces WHERE session_id = ? AND space_id = ?", (session_id, space_id))
+            conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))  # its turns go with it
+            details = {"session": session_id, "turns": int(turns)}
+            insert_events(conn, [_event(space_id, Action.SESSION_DELETED, actor, details)])
+            return int(turns)
+
+        removed: int = self._db.write(erase)
+        purge(self._db, secure_fts_delete=self._secure_fts_delete)
+        return removed
+
+    def redact(self, space_id: str, phrases: Sequence[str], placeholder: str, *, actor: str) -> int:
+        wanted = sorted({p for p in phrases if p and p.strip()}, key=len, reverse=True)  # longest first
+        if not wanted:
+            return 0
+
+        def rewrite(conn: Any) -> int:
+            changed = 0
+            for phrase in wanted:
+                rows = conn.execute(
+                    "SELECT t.session_id, t.idx, t.role, t.text FROM turns t JOIN sessions s ON s.id = t.session_id"
+                    " WHERE s.space_id = ? AND instr(t.text, ?) > 0",
+                    (space_id, phrase),
+                ).fetchall()
+                for session_id, idx, role, text in rows:
+                    clean = text.replace(phrase, placeholder)
+                    conn.execute("UPDATE turns SET text = ? WHERE session_id = ? AND idx = ?", (clean, session_id, idx))
+                    conn.execute("DELETE FROM turns_fts WHERE session = ? AND turn = ?", (session_id, idx))
+                    if Role(role) in _SEARCHED:
+                        conn.execute(_INDEX_TURN, (clean, space_id, session_id, idx))
+                    changed += 1
+                titles = conn.execute(
+                    "SELECT id, title FROM sessions WHERE space_id = ? AND instr(title, ?) > 0", (space_id, phrase)
+                ).fetchall()
+                for session_id, title in titles:
+                    conn.execute(
+                        "UPDATE sessions SET title = ? WHERE id = ?", (title.replace(phrase, placeholder), session_id)
+                    )
+                    changed += 1
+            if changed:
+                insert_events(conn, [_event(space_id, Action.SOURCES_REDACTED, actor, {"changed": changed})])
+            return changed
+
+        changed: int = self._db.write(rewrite)
+        if changed:
+            purge(self._db, secure_fts_delete=self._secure_fts_delete)
+        return changed
+
+
+def _event(space_id: str, action: Action, actor: str, details: dict[str, Any]) -> AuditEvent:
+    return AuditEvent(id=new_id(), space_id=space_id, action=action, actor=actor, at=utcnow(), details=details)
 
 
 def _index(conn: Any, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:

@@ -62,7 +62,7 @@ class SQLiteStore(Store):
         self.records = SQLiteRecords(self._db, self.vectors, dim=dim, secure_fts_delete=secure)
         self.search = SQLiteSearch(self._db, self.vectors)
         self.outbox = SQLiteOutbox(self._db, dim=dim)
-        self.sessions = SQLiteSessions(self._db)
+        self.sessions = SQLiteSessions(self._db, secure_fts_delete=secure)
         self.traces = SQLiteTraces(self._db)
         self.keys = SQLiteKeys(self._db)
         self.audit = SQLiteAuditLog(self._db)

@@ -69,3 +69,14 @@ def send(
     place.viewer.services.metrics.turn(mode=result.trace.mode, blocked=result.blocked)
     query = urlencode({"session": result.session_id, "trace": result.trace_id})
     return RedirectResponse(f"{place.url('chat')}?{query}", status_code=303)
+
+
+@router.post("/chat/{session_id}/delete")
+def delete_session(place: FormPlaceDep, session_id: str, confirm: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Erase one conversation (its turns, index entries and traces) after the confirmation box."""
+    if confirm != "yes":
+        place.viewer.notify("Tick the confirmation to delete: it cannot be undone.", error=True)
+        return RedirectResponse(f"{place.url('chat')}?{urlencode({'session': session_id})}", status_code=303)
+    turns = place.memory.delete_session(place.scope, session_id)
+    place.viewer.notify(f"Deleted the conversation and its {turns} turn(s). Memories taken from it stay.")
+    return RedirectResponse(place.url("chat"), status_code=303)

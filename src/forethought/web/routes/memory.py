@@ -176,3 +176,34 @@ def retract(place: FormPlaceDep, record_id: str, why: Annotated[str, Form()] = "
     else:
         place.viewer.notify(f"Retracted {done.handle}: it stays in history, never in recall.")
     return RedirectResponse(record_url(place, record_id), status_code=303)
+
+
+@router.post("/{record_id}/forget")
+def forget(
+    place: FormPlaceDep,
+    record_id: str,
+    confirm: Annotated[str, Form()] = "",
+    redact_sources: Annotated[str, Form()] = "",
+) -> RedirectResponse:
+    """Erase a record everywhere, after the page's confirmation box; optionally its words in the
+    conversations it came from."""
+    if confirm != "yes":
+        place.viewer.notify("Tick the confirmation to forget: erasing cannot be undone.", error=True)
+        return RedirectResponse(record_url(place, record_id), status_code=303)
+    cut = redact_sources == "yes"
+    removed = place.memory.forget(place.scope, record_id, redact_sources=cut)
+    extra = "; its words were cut out of the conversations that carried them" if cut else ""
+    place.viewer.notify(f"Forgotten: {removed} version(s) erased from every table and index{extra}.")
+    return RedirectResponse(place.url("memory"), status_code=303)
+
+
+@router.post("/erase")
+def erase(place: FormPlaceDep, confirm: Annotated[str, Form(max_length=200)] = "") -> RedirectResponse:
+    """Erase the whole subject once its id is typed again."""
+    subject = place.scope.key.subject_id
+    if confirm.strip() != subject:
+        place.viewer.notify(f"Type {subject!r} to confirm: erasing a subject cannot be undone.", error=True)
+        return RedirectResponse(place.url("memory"), status_code=303)
+    removed = place.memory.erase_space(place.scope)
+    place.viewer.notify(f"Erased {subject}: {removed} record(s), every session, trace and audit event.")
+    return RedirectResponse("/web", status_code=303)
