@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from forethought.domain import Status
-from forethought.server.deps import PageDep, SubjectDep
+from forethought.server.deps import AdminSubjectDep, PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS, AuditEventOut, Page, RecordOut
@@ -96,5 +96,6 @@ def retract(subject: SubjectDep, record_id: RecordId, body: RetractIn) -> Record
 
 
 @router.delete("/{record_id}", summary="Forget: erase every version everywhere", response_model=ForgetOut)
-def forget(subject: SubjectDep, record_id: RecordId) -> ForgetOut:
+def forget(subject: AdminSubjectDep, record_id: RecordId) -> ForgetOut:
+    """Admin keys only: erasure cannot be undone."""
     return ForgetOut(forgotten=subject.memory.forget(subject.scope, record_id))
