@@ -21,6 +21,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from forethought.domain.keys import ADMIN, MEMBER, KeyRole
 from forethought.facade import Forethought, Scope
 from forethought.server.errors import ApiError
+from forethought.server.ratelimit import Verdict
 from forethought.server.services import Services
 
 __all__ = [
@@ -33,11 +34,13 @@ __all__ = [
     "ServicesDep",
     "Subject",
     "SubjectDep",
+    "client_address",
     "get_admin",
     "get_admin_subject",
     "get_caller",
     "get_services",
     "get_subject",
+    "too_many_failures",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer ft_...`")
@@ -66,7 +69,23 @@ class Caller:
         return self.role == ADMIN
 
 
+def client_address(request: Request) -> str:
+    """The peer's address, for the budgets of failed authentication (never a forwarded header)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def too_many_failures(services: Services, verdict: Verdict) -> ApiError:
+    services.metrics.rate_limited()
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many failed authentications from this address or for this key; try again in {verdict.retry_after_s} s",
+        headers={"Retry-After": str(verdict.retry_after_s)},
+    )
+
+
 def get_caller(
+    request: Request,
     services: ServicesDep,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     header_key: Annotated[str | None, Depends(_header_key)],
@@ -77,6 +96,9 @@ def get_caller(
         raise ApiError(401, "unauthorized", "an API key is required (Authorization: Bearer <key>)", headers=challenge)
     key = services.memory.authenticate(presented)
     if key is None:
+        failed = services.guard.failed(client_address(request), presented)
+        if not failed.allowed:
+            raise too_many_failures(services, failed)
         raise ApiError(401, "unauthorized", "unknown or revoked API key", headers=challenge)
     verdict = services.limiter.take(key.id)
     if not verdict.allowed:

@@ -104,7 +104,11 @@ def get_viewer(request: Request, services: ServicesDep, state: StateDep) -> View
     verdict = services.limiter.take(session.key_id)  # the same per-key budget as the API
     if not verdict.allowed:
         services.metrics.rate_limited()
-        raise PageError(429, f"too many requests with this key; try again in {verdict.retry_after_s} s")
+        raise PageError(
+            429,
+            f"too many requests with this key; try again in {verdict.retry_after_s} s",
+            headers={"Retry-After": str(verdict.retry_after_s)},
+        )
     return Viewer(token, session, services.memory.acting_as(f"key:{session.key_id}"), services, state)
 
 

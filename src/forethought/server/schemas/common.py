@@ -38,7 +38,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: _error("The request contradicts stored state (e.g. a status change the lifecycle forbids)."),
     413: _error("The request body is over the size limit."),
     422: _error("Invalid input: pydantic findings in `details`, or a message from the memory service."),
-    429: _error("Over the per-key rate limit; see the Retry-After header."),
+    429: _error("Over the per-key rate limit, or too many failed authentications; see Retry-After."),
     503: _error("The store or a model is unavailable; retry later."),
 }
 
