@@ -97,5 +97,7 @@ def retract(subject: SubjectDep, record_id: RecordId, body: RetractIn) -> Record
 
 @router.delete("/{record_id}", summary="Forget: erase every version everywhere", response_model=ForgetOut)
 def forget(subject: AdminSubjectDep, record_id: RecordId) -> ForgetOut:
-    """Admin keys only: erasure cannot be undone."""
-    return ForgetOut(forgotten=subject.memory.forget(subject.scope, record_id))
+    """Admin keys only: erasure cannot be undone. `purged` is false when a concurrent reader kept
+    the bytes on disk for now (they go at a later write)."""
+    forgotten = subject.memory.forget(subject.scope, record_id)
+    return ForgetOut(forgotten=forgotten, purged=not subject.memory.erasure_pending())
