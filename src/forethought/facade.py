@@ -126,24 +126,12 @@ class Forethought:
         return self.memory.list_spaces(workspace, subject_type=subject_type)
 
     def erase_space(self, scope: Scope) -> int:
-        """Remove everything the space holds; returns the number of records erased. Check
-        `erasure_pending()` afterwards: the bytes may linger on disk while readers hold them."""
+        """Remove everything the space holds; returns the number of records erased."""
         return self.memory.erase_space(scope)
-
-    def erasure_pending(self) -> bool:
-        """True while an erasure (forget, erase_space) may have left erased bytes on disk: another
-        connection was reading, so the store could not yet write its log back. It is retried after
-        every later write, and now by `finish_erasure`."""
-        return self.memory.store.erasure_pending()
-
-    def finish_erasure(self) -> bool:
-        """Retry a pending erasure's clean-up now (bounded); True when nothing is pending."""
-        return self.memory.store.finish_erasure()
 
     # -- api keys --------------------------------------------------------------------------
     def create_api_key(self, workspace: str, *, name: str = "default", role: KeyRole = "member") -> tuple[ApiKey, str]:
-        """A new key for `workspace`: the record, and the full key (shown once, never stored).
-        `role="admin"` lets the key manage the workspace's keys and erase its memory."""
+        """A new key for `workspace` (shown once, never stored); an admin key may manage keys and erase."""
         return self.memory.keys.create(workspace, name=name, role=role)
 
     def authenticate(self, full_key: str) -> ApiKey | None:
@@ -241,8 +229,7 @@ class Forethought:
         return self.memory.retract(scope, record_id, why=why)
 
     def forget(self, scope: Scope, record_id: str) -> int:
-        """Erase a record and every version of it, from every table and index. Check
-        `erasure_pending()` afterwards: the bytes may linger on disk while readers hold them."""
+        """Erase a record and every version of it, from every table and index (see `store.erasure_pending`)."""
         return self.memory.forget(scope, record_id)
 
     def get(self, scope: Scope, record_id: str) -> Record:

@@ -68,11 +68,11 @@ def test_forget_under_a_reader_reports_the_purge_incomplete_then_finishes_it(db_
         record = memory.retain(notes, planted).record
         with reading(db_path):
             assert memory.forget(notes, record.id) == 1
-            assert memory.erasure_pending()  # not claimed done while the reader holds the old pages
+            assert memory.store.erasure_pending()  # not claimed done while the reader holds the old pages
             assert memory.stats()["erasure_pending"] is True
             assert _on_disk(db_path, "Marmalade-Otter"), "the reader should have kept the text on disk"
         memory.retain(notes, "A later write, after the reader let go.")  # retries the checkpoint
-        assert not memory.erasure_pending()
+        assert not memory.store.erasure_pending()
         assert _on_disk(db_path, "Marmalade-Otter") == []
 
 
@@ -83,12 +83,12 @@ def test_a_pending_erasure_is_finished_by_the_next_process_to_open_the_file(db_p
         record = memory.retain(notes, planted).record
         with reading(db_path):
             memory.forget(notes, record.id)
-            assert memory.erasure_pending()
+            assert memory.store.erasure_pending()
             memory.close()  # this process goes away before the reader lets go
     with Forethought.open(db_path, embedder=HashingEmbedder()) as later:
-        assert later.erasure_pending()  # the database remembers
-        assert later.finish_erasure()
-        assert not later.erasure_pending()
+        assert later.store.erasure_pending()  # the database remembers
+        assert later.store.finish_erasure()
+        assert not later.store.erasure_pending()
     assert _on_disk(db_path, "Quokka-Lantern") == []
 
 
@@ -138,7 +138,7 @@ def test_any_planted_text_is_gone_from_disk_once_readers_let_go(
                 memory.erase_space(scope)
             else:
                 memory.forget(scope, record.id)
-            assert memory.erasure_pending()
+            assert memory.store.erasure_pending()
         memory.retain(memory.scope("generic", "other"), "Unrelated.")
-        assert not memory.erasure_pending()
+        assert not memory.store.erasure_pending()
     assert _on_disk(db, planted) == []

@@ -66,7 +66,7 @@ def retract(ctx: Context) -> Output:
 def forget(ctx: Context) -> Output:
     memory = ctx.memory()
     removed = memory.forget(ctx.scope, ctx.args.record_id)
-    purged = not memory.erasure_pending() or memory.finish_erasure()
+    purged = not memory.store.erasure_pending() or memory.store.finish_erasure()
     if purged:
         return Output({"forgotten": removed, "purged": True}, f"forgot {removed} version(s)")
     return Output(

@@ -100,4 +100,4 @@ def forget(subject: AdminSubjectDep, record_id: RecordId) -> ForgetOut:
     """Admin keys only: erasure cannot be undone. `purged` is false when a concurrent reader kept
     the bytes on disk for now (they go at a later write)."""
     forgotten = subject.memory.forget(subject.scope, record_id)
-    return ForgetOut(forgotten=forgotten, purged=not subject.memory.erasure_pending())
+    return ForgetOut(forgotten=forgotten, purged=not subject.memory.store.erasure_pending())
