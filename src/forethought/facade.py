@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from forethought.apps.base import App
 from forethought.domain import AuditEvent, CheckPatterns, Evidence, Record, Role, Session, Space, Status, Turn
-from forethought.domain.keys import ApiKey
+from forethought.domain.keys import ApiKey, KeyRole
 from forethought.embed.base import Embedder
 from forethought.llm.base import ChatModel
 from forethought.memory import History, Memory, OutboxReport, Retained, RetainItem, Scope
@@ -130,9 +130,9 @@ class Forethought:
         return self.memory.erase_space(scope)
 
     # -- api keys --------------------------------------------------------------------------
-    def create_api_key(self, workspace: str, *, name: str = "default") -> tuple[ApiKey, str]:
-        """A new key for `workspace`: the record, and the full key (shown once, never stored)."""
-        return self.memory.keys.create(workspace, name=name)
+    def create_api_key(self, workspace: str, *, name: str = "default", role: KeyRole = "member") -> tuple[ApiKey, str]:
+        """A new key for `workspace` (shown once, never stored); an admin key may manage keys and erase."""
+        return self.memory.keys.create(workspace, name=name, role=role)
 
     def authenticate(self, full_key: str) -> ApiKey | None:
         """The active key matching `full_key`, or None (unknown, malformed or revoked)."""

@@ -88,7 +88,7 @@ def test_supersede_retract_history_and_as_of(cli: Cli) -> None:
 
 def test_forget_then_nothing_finds_it(cli: Cli) -> None:
     rid = cli("retain", "--space", "p", "--kind", "note", "Marmalade-Otter-77 codename.").out.strip()
-    assert cli("forget", "--space", "p", "--json", rid).json() == {"forgotten": 1}
+    assert cli("forget", "--space", "p", "--json", rid).json() == {"forgotten": 1, "purged": True}
     assert cli("recall", "--space", "p", "--json", "Marmalade-Otter-77").json() == []
     missing = cli("show", "--space", "p", rid)
     assert missing.code == 3 and "no record" in missing.err

@@ -181,3 +181,13 @@ def test_keys_create_prints_the_key_once_and_list_never_does(cli: Cli) -> None:
     assert listed.code == 0 and key not in listed.out and listed.json()[0]["workspace"] == "acme"
     assert cli("keys", "revoke", listed.json()[0]["id"]).code == 0
     assert cli("keys", "list", "--json").json()[0]["revoked"] is True
+
+
+def test_keys_are_members_unless_created_with_admin(cli: Cli) -> None:
+    plain = cli("keys", "create", "--json", "--workspace", "acme")
+    boss = cli("keys", "create", "--json", "--workspace", "acme", "--admin", "--name", "ops")
+    assert plain.code == 0 and boss.code == 0, boss.err
+    assert plain.json()["role"] == "member" and boss.json()["role"] == "admin"
+    listed = cli("keys", "list", "--workspace", "acme")
+    assert listed.code == 0 and " admin " in listed.out and " member " in listed.out
+    assert "admin key" in cli("keys", "create", "--workspace", "acme", "--admin").out

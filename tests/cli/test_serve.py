@@ -24,6 +24,7 @@ def test_serve_demo_seeds_once_and_keeps_its_key(tmp_path: Path) -> None:
         headers = {"Authorization": f"Bearer {key}"}
         subjects = httpx.get(f"{url}/v1/apps/career/subjects", headers=headers).json()["items"]
         assert [s["subject_id"] for s in subjects] == ["maya"]
+        assert httpx.get(f"{url}/v1/keys", headers=headers).status_code == 200  # the demo key is an admin
         first = httpx.get(f"{url}/ready").json()["store"]["records"]
         assert first > 0
         assert httpx.get(f"{url}/v1/apps/career/subjects").status_code == 401

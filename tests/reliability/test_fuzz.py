@@ -76,7 +76,7 @@ def _seed(db: Path) -> Seeded:
     with Forethought.open(db, embedder="hashing") as memory:
         ids = {(app, subject): _seed_space(memory, app, subject) for app in APPS for subject in (READ, WRITE)}
         spares = [memory.create_api_key(WORKSPACE, name=f"spare-{i}")[0].id for i in range(3)]
-        _, full = memory.create_api_key(WORKSPACE, name="fuzzer")
+        _, full = memory.create_api_key(WORKSPACE, name="fuzzer", role="admin")
     return Seeded(key=full, ids=ids, key_ids=spares)
 
 

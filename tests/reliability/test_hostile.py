@@ -36,7 +36,7 @@ class Live:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     db: Path = tmp_path_factory.mktemp("hostile") / "memory.db"
     with Forethought.open(db, embedder="hashing") as memory:
-        _, key = memory.create_api_key("hostile", name="hostile")
+        _, key = memory.create_api_key("hostile", name="hostile", role="admin")
     with (
         ServerProcess(db) as server,
         httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client,

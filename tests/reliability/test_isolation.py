@@ -71,14 +71,14 @@ def _seed(memory: Forethought) -> Seeded:
         ids["record_id"] += [item.record.id for item in submitted.result.submission.items]
     for i in range(2):
         ids["key_id"].append(memory.create_api_key(B, name=f"{CANARY}-{i}")[0].id)
-    _, b_key = memory.create_api_key(B, name=f"{CANARY}-main")
+    _, b_key = memory.create_api_key(B, name=f"{CANARY}-main", role="admin")
     tillpoint = _key(memory, B, "project", "tillpoint")
     b_active = memory.list_records(tillpoint, limit=1)[0].id
     # A holds a subject of the same name, with its own records and a candidate.
     a_space = _key(memory, A, "project", "tillpoint")
     memory.retain(a_space, "Use Postgres for the ledger service.", kind="decision")
     a_candidate = memory.retain(a_space, "Releases are tagged on Fridays.", status=Status.CANDIDATE).record.id
-    _, a_key = memory.create_api_key(A, name="a-main")
+    _, a_key = memory.create_api_key(A, name="a-main", role="admin")
     return Seeded(
         a_key=a_key,
         b_key=b_key,

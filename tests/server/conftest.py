@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from forethought import Forethought
+from forethought.domain.keys import KeyRole
 from forethought.server import ServerSettings, create_app
 
 SUBJECT = "/v1/apps/{app}/subjects/{subject}"
@@ -64,18 +65,24 @@ def client(make_client: MakeClient) -> TestClient:
     return make_client()
 
 
-def _api(client: TestClient, memory: Forethought, workspace: str) -> Api:
-    key, full = memory.create_api_key(workspace, name=f"{workspace}-test")
+def _api(client: TestClient, memory: Forethought, workspace: str, role: KeyRole = "admin") -> Api:
+    key, full = memory.create_api_key(workspace, name=f"{workspace}-{role}", role=role)
     return Api(client, full, key.id, workspace)
 
 
 @pytest.fixture
 def api(client: TestClient, memory: Forethought) -> Api:
-    """Workspace A's key."""
+    """Workspace A's admin key."""
     return _api(client, memory, "acme")
 
 
 @pytest.fixture
 def other(client: TestClient, memory: Forethought) -> Api:
-    """Workspace B's key, on the same server."""
+    """Workspace B's admin key, on the same server."""
     return _api(client, memory, "globex")
+
+
+@pytest.fixture
+def member(client: TestClient, memory: Forethought) -> Api:
+    """A member key of workspace A (no key management, no erasure)."""
+    return _api(client, memory, "acme", "member")

@@ -42,3 +42,13 @@ def test_forget_can_redact_the_turns_that_carried_a_record(api: Api) -> None:
     assert done.status_code == 200 and done.json()["forgotten"] == 1
     turns = api.get(api.url("generic", "ada", f"/sessions/{session_id}")).json()["turns"]
     assert [t["text"] for t in turns] == ["[forgotten]", "Noted: [forgotten]"]
+
+
+def test_a_member_key_cannot_delete_a_session_or_erase_a_subject(api: Api, member: Api) -> None:
+    session_id = _session(api, "ada")
+    for answer in (
+        member.delete(member.url("generic", "ada", f"/sessions/{session_id}")),
+        member.delete("/v1/apps/generic/subjects/ada?confirm=ada"),
+    ):
+        assert answer.status_code == 403 and "admin" in answer.json()["error"]["message"]
+    assert api.get(api.url("generic", "ada", f"/sessions/{session_id}")).status_code == 200

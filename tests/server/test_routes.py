@@ -88,7 +88,7 @@ def test_records_lifecycle(api: Api) -> None:
     retracted = api.post(f"{url}/{newer.json()['id']}/retract", json={"why": "the team never agreed"})
     assert retracted.json()["status"] == "retracted"
     forgotten = api.delete(f"{url}/{first['id']}")
-    assert forgotten.json() == {"forgotten": 1}
+    assert forgotten.json() == {"forgotten": 1, "purged": True}
     assert api.get(f"{url}/{first['id']}").status_code == 404
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from forethought import Conflict, NotFound, Status
 from forethought.domain import Action, AuditEvent, Record, Role, Session, SpaceKey, Turn, new_id, transition
+from forethought.domain.keys import ApiKey
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.hashing import HashingEmbedder
 from forethought.memory.writing import Draft, index_payload, new_record
@@ -332,3 +333,13 @@ def test_search_turns_finds_what_people_and_agents_said_in_this_space_only(store
     store.spaces.erase(a, actor="t")
     assert store.sessions.search_turns(a, ["ledger"], 10) == []
     assert len(store.sessions.search_turns(b, ["ledger"], 10)) == 1
+
+
+def test_keys_keep_their_role(store: Store) -> None:
+    admin = ApiKey(id="a1", workspace="w", name="ops", created_at=T0, role="admin")
+    member = ApiKey(id="m1", workspace="w", name="agent", created_at=T0 + timedelta(seconds=1))
+    store.keys.add(admin, "hash-a")
+    store.keys.add(member, "hash-m")
+    assert store.keys.by_hash("hash-a") == admin and store.keys.by_hash("hash-m") == member
+    assert [(k.id, k.role) for k in store.keys.list("w")] == [("a1", "admin"), ("m1", "member")]
+    assert store.keys.revoke("a1", T0).role == "admin"

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from forethought import Forethought
+from forethought.domain.keys import KeyRole
 from forethought.server import ServerSettings, create_app
 
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')
@@ -52,8 +53,8 @@ def app_for(memory: Forethought) -> Iterator[MakeBrowser]:
     """Make a browser with a new key of a workspace (logged in unless `login=False`)."""
     clients: list[TestClient] = []
 
-    def make(workspace: str, *, login: bool = True) -> Browser:
-        _, full = memory.create_api_key(workspace, name=f"{workspace}-web")
+    def make(workspace: str, *, login: bool = True, role: KeyRole = "member") -> Browser:
+        _, full = memory.create_api_key(workspace, name=f"{workspace}-web", role=role)
         client = TestClient(app, raise_server_exceptions=False, follow_redirects=True)
         clients.append(client)
         browser = Browser(client, full, workspace)

@@ -65,8 +65,16 @@ def retract(ctx: Context) -> Output:
 
 
 def forget(ctx: Context) -> Output:
-    removed = ctx.memory().forget(ctx.scope, ctx.args.record_id, redact_sources=ctx.args.redact_sources)
-    return Output({"forgotten": removed}, f"forgot {removed} version(s)")
+    memory = ctx.memory()
+    removed = memory.forget(ctx.scope, ctx.args.record_id, redact_sources=ctx.args.redact_sources)
+    purged = not memory.store.erasure_pending() or memory.store.finish_erasure()
+    if purged:
+        return Output({"forgotten": removed, "purged": True}, f"forgot {removed} version(s)")
+    return Output(
+        {"forgotten": removed, "purged": False},
+        f"forgot {removed} version(s); warning: another process is reading the database, so the erased"
+        " text is still on disk until it lets go; the next write to the database after that removes it",
+    )
 
 
 def _confirmed(ctx: Context, what: str) -> None:

@@ -76,7 +76,7 @@ def serve(ctx: Context) -> Output:
         key = demo_key(memory, ctx.settings.db)
         services.startup.run("demo", lambda: seed_demo(memory))
         print(
-            f"  demo workspace key: {key}  (paste it at {url}/ ; kept in {key_file(ctx.settings.db)}, mode 0600)",
+            f"  demo workspace admin key: {key}  (paste it at {url}/ ; kept in {key_file(ctx.settings.db)}, mode 0600)",
             flush=True,
         )
         print(f"  try: curl -H 'Authorization: Bearer {key}' {url}/v1/apps/career/subjects", flush=True)

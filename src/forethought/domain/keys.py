@@ -1,16 +1,25 @@
-"""API keys: a key belongs to one workspace; only its hash is stored; it is shown once."""
+"""API keys: a key belongs to one workspace; only its hash is stored; it is shown once.
+
+A key's role says what it may do there: a `member` key reads and writes memory; an `admin` key
+may also manage the workspace's keys and erase memory. The CLI, run by the operator, always may.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["ApiKey", "hash_key", "new_key"]
+__all__ = ["ADMIN", "MEMBER", "ApiKey", "KeyRole", "hash_key", "new_key"]
 
 _PREFIX = "ft"
+
+KeyRole = Literal["admin", "member"]
+ADMIN: KeyRole = "admin"
+MEMBER: KeyRole = "member"
 
 
 class ApiKey(BaseModel):
@@ -21,10 +30,15 @@ class ApiKey(BaseModel):
     name: str
     created_at: datetime
     revoked_at: datetime | None = None
+    role: KeyRole = MEMBER
 
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def admin(self) -> bool:
+        return self.role == ADMIN
 
 
 def new_key() -> tuple[str, str]:

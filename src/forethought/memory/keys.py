@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from forethought.domain import limits
-from forethought.domain.keys import ApiKey, hash_key, new_key
+from forethought.domain.keys import ADMIN, MEMBER, ApiKey, KeyRole, hash_key, new_key
 from forethought.domain.times import utcnow
-from forethought.errors import NotFound
+from forethought.errors import InvalidInput, NotFound
 from forethought.store.base import Store
 
 __all__ = ["Keys"]
@@ -19,12 +19,19 @@ class Keys:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def create(self, workspace: str, *, name: str = "default") -> tuple[ApiKey, str]:
-        """A new key for `workspace`: the record, and the full key (shown once, never stored)."""
+    def create(self, workspace: str, *, name: str = "default", role: KeyRole = MEMBER) -> tuple[ApiKey, str]:
+        """A new key for `workspace`: the record, and the full key (shown once, never stored).
+        A key is a member unless asked otherwise: admin is given, never assumed."""
         clean_workspace = limits.check_name(workspace, field="workspace")
+        if role not in (ADMIN, MEMBER):
+            raise InvalidInput(f"role: must be {ADMIN!r} or {MEMBER!r}, not {role!r}")
         key_id, full = new_key()
         key = ApiKey(
-            id=key_id, workspace=clean_workspace, name=limits.check_name(name, field="name"), created_at=utcnow()
+            id=key_id,
+            workspace=clean_workspace,
+            name=limits.check_name(name, field="name"),
+            created_at=utcnow(),
+            role=role,
         )
         self.store.keys.add(key, hash_key(full))
         return key, full

@@ -59,15 +59,15 @@ def key_file(db: str | Path) -> Path:
 
 
 def demo_key(memory: Forethought, db: str | Path) -> str:
-    """The demo workspace's key: the one in `<db>.demo-key` while it still works, else a new one
-    written there (readable by this user only)."""
+    """The demo workspace's admin key: the one in `<db>.demo-key` while it still works as an
+    admin key, else a new one written there (readable by this user only)."""
     path = key_file(db)
     if path.is_file():
         saved = path.read_text("utf-8").strip()
         found = memory.authenticate(saved)
-        if found is not None and found.workspace == DEMO_WORKSPACE:
+        if found is not None and found.workspace == DEMO_WORKSPACE and found.admin:
             return saved
-    _, full = memory.create_api_key(DEMO_WORKSPACE, name="demo")
+    _, full = memory.create_api_key(DEMO_WORKSPACE, name="demo", role="admin")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

@@ -4,6 +4,10 @@ the subject (space) a route addresses, and paging parameters.
 Identity comes first: `get_caller` resolves the API key to its workspace before anything touches
 memory, and `get_subject` builds the space key from that workspace — never from anything the
 client sends — so a key of one workspace has no way to name another workspace's space.
+
+Capability comes second: routes that manage keys or erase memory declare `AdminDep` or
+`AdminSubjectDep`, which answer 403 to a member key. An admin key is still confined to its own
+workspace like every other key.
 """
 
 from __future__ import annotations
@@ -14,11 +18,15 @@ from typing import Annotated
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from forethought.domain.keys import ADMIN, MEMBER, KeyRole
 from forethought.facade import Forethought, Scope
 from forethought.server.errors import ApiError
+from forethought.server.ratelimit import Verdict
 from forethought.server.services import Services
 
 __all__ = [
+    "AdminDep",
+    "AdminSubjectDep",
     "Caller",
     "CallerDep",
     "PageDep",
@@ -26,9 +34,13 @@ __all__ = [
     "ServicesDep",
     "Subject",
     "SubjectDep",
+    "client_address",
+    "get_admin",
+    "get_admin_subject",
     "get_caller",
     "get_services",
     "get_subject",
+    "too_many_failures",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer ft_...`")
@@ -45,14 +57,35 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 @dataclass(frozen=True)
 class Caller:
-    """The authenticated API key: its id, its workspace, and the memory acting as it."""
+    """The authenticated API key: its id, its workspace, its role, and the memory acting as it."""
 
     key_id: str
     workspace: str
     memory: Forethought
+    role: KeyRole = MEMBER
+
+    @property
+    def admin(self) -> bool:
+        return self.role == ADMIN
+
+
+def client_address(request: Request) -> str:
+    """The peer's address, for the budgets of failed authentication (never a forwarded header)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def too_many_failures(services: Services, verdict: Verdict) -> ApiError:
+    services.metrics.rate_limited()
+    return ApiError(
+        429,
+        "rate_limited",
+        f"too many failed authentications from this address or for this key; try again in {verdict.retry_after_s} s",
+        headers={"Retry-After": str(verdict.retry_after_s)},
+    )
 
 
 def get_caller(
+    request: Request,
     services: ServicesDep,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     header_key: Annotated[str | None, Depends(_header_key)],
@@ -63,6 +96,9 @@ def get_caller(
         raise ApiError(401, "unauthorized", "an API key is required (Authorization: Bearer <key>)", headers=challenge)
     key = services.memory.authenticate(presented)
     if key is None:
+        failed = services.guard.failed(client_address(request), presented)
+        if not failed.allowed:
+            raise too_many_failures(services, failed)
         raise ApiError(401, "unauthorized", "unknown or revoked API key", headers=challenge)
     verdict = services.limiter.take(key.id)
     if not verdict.allowed:
@@ -73,10 +109,29 @@ def get_caller(
             f"over the rate limit of {services.limiter.rate:g} requests a second for this key",
             headers={"Retry-After": str(verdict.retry_after_s)},
         )
-    return Caller(key.id, key.workspace, services.memory.acting_as(f"key:{key.id}"))
+    return Caller(key.id, key.workspace, services.memory.acting_as(f"key:{key.id}"), key.role)
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+def _forbidden(caller: Caller) -> ApiError:
+    return ApiError(
+        403,
+        "forbidden",
+        f"key {caller.key_id} is a member key; managing keys and erasing memory need an admin key of"
+        " this workspace (made with `forethought keys create --admin`, or by an admin key over the API)",
+    )
+
+
+def get_admin(caller: CallerDep) -> Caller:
+    """The caller, when its key is an admin key (else 403)."""
+    if not caller.admin:
+        raise _forbidden(caller)
+    return caller
+
+
+AdminDep = Annotated[Caller, Depends(get_admin)]
 
 
 @dataclass(frozen=True)
@@ -101,6 +156,16 @@ def get_subject(
 
 
 SubjectDep = Annotated[Subject, Depends(get_subject)]
+
+
+def get_admin_subject(subject: SubjectDep) -> Subject:
+    """The subject, for a route that erases: only an admin key of the workspace (else 403)."""
+    if not subject.caller.admin:
+        raise _forbidden(subject.caller)
+    return subject
+
+
+AdminSubjectDep = Annotated[Subject, Depends(get_admin_subject)]
 
 
 @dataclass(frozen=True)

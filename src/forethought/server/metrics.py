@@ -88,7 +88,7 @@ class Metrics:
                 lines.append(f"{name}_count{_labels(key)} {counts[-1]}")
             family("forethought_turns_total", "counter", "Governed turns by mode (heuristic or llm) and outcome.")
             lines += [f"forethought_turns_total{_labels(k)} {v}" for k, v in sorted(self._turns.items())]
-            family("forethought_rate_limited_total", "counter", "Requests refused by the per-key rate limit.")
+            family("forethought_rate_limited_total", "counter", "Requests refused by a rate limit.")
             lines.append(f"forethought_rate_limited_total {self._rate_limited}")
         family("forethought_memory_records", "gauge", "Stored records by status, across all workspaces.")
         statuses = ("candidate", "active", "superseded", "retracted", "rejected")

@@ -1,4 +1,5 @@
-"""What the routes share: the façade, the metrics, the rate limiter, and background start-up work.
+"""What the routes share: the façade, the metrics, the rate limiter, the authentication budgets
+(`AuthGuard`), and background start-up work.
 
 Routes reach these only through the dependencies in `deps.py`. The façade is synchronous and
 thread-safe (the store keeps a connection per thread), so route handlers are plain `def`
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from forethought.facade import Forethought
+from forethought.server.authguard import AuthGuard
 from forethought.server.metrics import Metrics
 from forethought.server.ratelimit import RateLimiter
 from forethought.server.settings import ServerSettings
@@ -60,9 +62,11 @@ class Services:
     metrics: Metrics = field(default_factory=Metrics)
     startup: Startup = field(default_factory=Startup)
     limiter: RateLimiter = field(init=False)
+    guard: AuthGuard = field(init=False)
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.settings.rate_per_second, self.settings.rate_burst)
+        self.guard = AuthGuard(self.settings)
 
     @property
     def mode(self) -> str:

@@ -9,6 +9,10 @@ Built only at the entry point (`forethought serve` passes the process environmen
 | max_json_depth | FORETHOUGHT_SERVER_MAX_JSON_DEPTH | 32 |
 | rate_per_second | FORETHOUGHT_SERVER_RATE (0 turns rate limiting off) | 20 |
 | rate_burst | FORETHOUGHT_SERVER_BURST | 40 |
+| auth_failure_rate | FORETHOUGHT_SERVER_AUTH_FAILURE_RATE (0 turns it off) | 0.2 |
+| auth_failure_burst | FORETHOUGHT_SERVER_AUTH_FAILURE_BURST | 20 |
+| login_rate | FORETHOUGHT_SERVER_LOGIN_RATE (0 turns it off) | 0.1 |
+| login_burst | FORETHOUGHT_SERVER_LOGIN_BURST | 10 |
 | cors_origins | FORETHOUGHT_SERVER_CORS_ORIGINS (comma separated) | none: no CORS |
 | metrics_token | FORETHOUGHT_SERVER_METRICS_TOKEN | none: /metrics is open |
 | worker_threads | FORETHOUGHT_SERVER_THREADS | twice the usable CPUs |
@@ -31,6 +35,10 @@ _ENV = {
     "max_json_depth": "FORETHOUGHT_SERVER_MAX_JSON_DEPTH",
     "rate_per_second": "FORETHOUGHT_SERVER_RATE",
     "rate_burst": "FORETHOUGHT_SERVER_BURST",
+    "auth_failure_rate": "FORETHOUGHT_SERVER_AUTH_FAILURE_RATE",
+    "auth_failure_burst": "FORETHOUGHT_SERVER_AUTH_FAILURE_BURST",
+    "login_rate": "FORETHOUGHT_SERVER_LOGIN_RATE",
+    "login_burst": "FORETHOUGHT_SERVER_LOGIN_BURST",
     "cors_origins": "FORETHOUGHT_SERVER_CORS_ORIGINS",
     "metrics_token": "FORETHOUGHT_SERVER_METRICS_TOKEN",
     "worker_threads": "FORETHOUGHT_SERVER_THREADS",
@@ -52,6 +60,14 @@ class ServerSettings(BaseModel):
     # Per API key token bucket: sustained requests per second (0: no limit) and burst size.
     rate_per_second: float = Field(default=20.0, ge=0)
     rate_burst: int = Field(default=40, ge=1)
+    # Failed authentications (an unknown or revoked key, on the API, the web login or MCP) per
+    # client address and per claimed key id: sustained per second (0: no limit) and burst. Past
+    # it, 429 instead of 401; a valid key is never refused for others' failures.
+    auth_failure_rate: float = Field(default=0.2, ge=0)
+    auth_failure_burst: int = Field(default=20, ge=1)
+    # Browser logins per key: sustained per second (0: no limit) and burst.
+    login_rate: float = Field(default=0.1, ge=0)
+    login_burst: int = Field(default=10, ge=1)
     # Browser origins allowed to call the API; empty means no CORS middleware at all.
     cors_origins: tuple[str, ...] = ()
     # When set, /metrics requires `Authorization: Bearer <token>`; workspace API keys never do.

@@ -103,6 +103,16 @@ class Store(ABC):
     def stats(self) -> dict[str, Any]:
         """What `doctor` shows: backend kind and version, schema version, counts (no content)."""
 
+    def erasure_pending(self) -> bool:
+        """Whether an erasure may still have left bytes on disk (a backend that keeps a log, such
+        as SQLite's WAL, could not yet write it back because readers held it). Retried after
+        later writes; `finish_erasure` retries now. A backend with nothing to finish says False."""
+        return False
+
+    def finish_erasure(self) -> bool:
+        """Retry what an erasure left pending; True when nothing is pending any more."""
+        return True
+
     @abstractmethod
     def check_embedder(self, name: str, dim: int) -> None:
         """Bind the store to one embedding model on first use.

@@ -84,6 +84,11 @@ class Viewer:
     def csrf(self) -> str:
         return self.session.csrf
 
+    @property
+    def admin(self) -> bool:
+        """Whether the key this browser logged in with is an admin key (erasing needs one)."""
+        return any(k.id == self.key_id and k.admin and k.active for k in self.memory.list_api_keys(self.workspace))
+
     def notify(self, text: str, *, error: bool = False) -> None:
         self.state.sessions.notify(self.session, text, "error" if error else "ok")
 
@@ -104,7 +109,11 @@ def get_viewer(request: Request, services: ServicesDep, state: StateDep) -> View
     verdict = services.limiter.take(session.key_id)  # the same per-key budget as the API
     if not verdict.allowed:
         services.metrics.rate_limited()
-        raise PageError(429, f"too many requests with this key; try again in {verdict.retry_after_s} s")
+        raise PageError(
+            429,
+            f"too many requests with this key; try again in {verdict.retry_after_s} s",
+            headers={"Retry-After": str(verdict.retry_after_s)},
+        )
     return Viewer(token, session, services.memory.acting_as(f"key:{session.key_id}"), services, state)
 
 

@@ -39,10 +39,11 @@ class CsrfRefused(Exception):
 class PageError(Exception):
     """A refusal by the workspace itself (an unknown app, an import that is not yours...)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}  # e.g. Retry-After on a 429
 
 
 def login_redirect(request: Request) -> RedirectResponse:
@@ -68,7 +69,9 @@ def _failure(request: Request, exc: Exception) -> Response:
     if isinstance(exc, CsrfRefused):
         return page(request, "error.html", status=403, message="This form has expired or did not come from this site.")
     if isinstance(exc, PageError | ApiError):
-        return page(request, "error.html", status=exc.status, message=exc.message)
+        response = page(request, "error.html", status=exc.status, message=exc.message)
+        response.headers.update(exc.headers or {})
+        return response
     if isinstance(exc, RequestValidationError):
         return page(request, "error.html", status=422, message=_validation_message(exc))
     if isinstance(exc, HTTPException):

@@ -43,7 +43,8 @@ def ready(services: ServicesDep) -> ReadyOut:
             503, "starting", f"still starting: {', '.join(running)}", details=tasks, headers={"Retry-After": "1"}
         )
     stats = services.memory.stats()  # BackendError -> 503 with the envelope
-    store = {k: stats[k] for k in ("kind", "schema_version", "spaces", "records", "pending_outbox_jobs") if k in stats}
+    shown = ("kind", "schema_version", "spaces", "records", "pending_outbox_jobs", "erasure_pending")
+    store = {k: stats[k] for k in shown if k in stats}
     return ReadyOut(mode=services.mode, heuristic=services.mode == "heuristic", store=store, startup=tasks)
 
 

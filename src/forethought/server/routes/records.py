@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from forethought.domain import Status
-from forethought.server.deps import PageDep, SubjectDep
+from forethought.server.deps import AdminSubjectDep, PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS, AuditEventOut, Page, RecordOut
@@ -97,10 +97,13 @@ def retract(subject: SubjectDep, record_id: RecordId, body: RetractIn) -> Record
 
 @router.delete("/{record_id}", summary="Forget: erase every version everywhere", response_model=ForgetOut)
 def forget(
-    subject: SubjectDep,
+    subject: AdminSubjectDep,
     record_id: RecordId,
     redact_sources: Annotated[
         bool, Query(description="Also cut its words out of the turns and titles that carried or quoted it.")
     ] = False,
 ) -> ForgetOut:
-    return ForgetOut(forgotten=subject.memory.forget(subject.scope, record_id, redact_sources=redact_sources))
+    """Admin keys only: erasure cannot be undone. `purged` is false when a concurrent reader kept
+    the bytes on disk for now (they go at a later write)."""
+    forgotten = subject.memory.forget(subject.scope, record_id, redact_sources=redact_sources)
+    return ForgetOut(forgotten=forgotten, purged=not subject.memory.store.erasure_pending())

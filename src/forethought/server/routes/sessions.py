@@ -7,7 +7,7 @@ import json
 from fastapi import APIRouter
 
 from forethought.domain.times import parse_time
-from forethought.server.deps import PageDep, SubjectDep
+from forethought.server.deps import AdminSubjectDep, PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.admin import (
@@ -63,5 +63,6 @@ def get_session(subject: SubjectDep, session_id: str) -> SessionOut:
 
 
 @router.delete("/{session_id}", summary="Erase one captured session: its turns, index entries and traces")
-def delete_session(subject: SubjectDep, session_id: str) -> dict[str, int]:
+def delete_session(subject: AdminSubjectDep, session_id: str) -> dict[str, int]:
+    """Admin keys only: erasure cannot be undone. Records taken from the session stay."""
     return {"deleted_turns": subject.memory.delete_session(subject.scope, session_id)}

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from forethought.errors import InvalidInput
-from forethought.server.deps import CallerDep, PageDep, SubjectDep
+from forethought.server.deps import AdminSubjectDep, CallerDep, PageDep
 from forethought.server.pagination import slice_sorted
 from forethought.server.schemas.admin import SubjectOut
 from forethought.server.schemas.common import ERRORS, Page
@@ -29,9 +29,10 @@ def list_subjects(
 
 @router.delete("/{subject_id}", summary="Erase a whole subject: every record, session, trace and audit event")
 def erase_subject(
-    subject: SubjectDep,
+    subject: AdminSubjectDep,
     confirm: Annotated[str, Query(max_length=200, description="The subject id again, to confirm.")] = "",
 ) -> dict[str, int]:
+    """Admin keys only, and the subject id repeated in `confirm`: erasure cannot be undone."""
     if confirm != subject.scope.key.subject_id:
         raise InvalidInput("confirm: repeat the subject id (?confirm=<subject id>) to erase it and all it holds")
     return {"erased_records": subject.memory.erase_space(subject.scope)}

@@ -23,6 +23,7 @@ def workspace(caller: CallerDep, services: ServicesDep) -> WorkspaceOut:
     return WorkspaceOut(
         workspace=caller.workspace,
         key_id=caller.key_id,
+        role=caller.role,
         mode=services.mode,
         apps=[AppOut(app=a.name, subject_type=a.subject_type, subjects=held[a.subject_type]) for a in apps],
     )

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from forethought.domain import Role, Session, Space, Turn
 from forethought.domain.candidates import Rejection
-from forethought.domain.keys import ApiKey
+from forethought.domain.keys import MEMBER, ApiKey, KeyRole
 from forethought.domain.limits import MAX_SPEAKER
 from forethought.domain.times import MAX_TIME_CHARS
 from forethought.pipeline.review import SubmittedItem
@@ -51,6 +51,9 @@ class ReadyOut(BaseModel):
 
 class KeyCreate(_In):
     name: str = Field(default="default", min_length=1, max_length=64, description="A label for people.")
+    role: KeyRole = Field(
+        default=MEMBER, description="`member` (reads and writes memory) or `admin` (also keys and erasure)."
+    )
 
 
 class KeyOut(BaseModel):
@@ -60,6 +63,7 @@ class KeyOut(BaseModel):
     created_at: datetime
     revoked_at: datetime | None
     active: bool
+    role: KeyRole = Field(description="`admin` may manage keys and erase; `member` may not.")
 
     @classmethod
     def of(cls, key: ApiKey) -> KeyOut:
@@ -70,6 +74,7 @@ class KeyOut(BaseModel):
             created_at=key.created_at,
             revoked_at=key.revoked_at,
             active=key.active,
+            role=key.role,
         )
 
 
@@ -98,6 +103,7 @@ class WorkspaceOut(BaseModel):
 
     workspace: str
     key_id: str
+    role: KeyRole = Field(description="This key's role: `admin` or `member`.")
     mode: str = Field(description='"heuristic", or "llm:<model>" when a model is configured.')
     apps: list[AppOut]
 

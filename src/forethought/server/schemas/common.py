@@ -33,11 +33,12 @@ def _error(description: str) -> dict[str, Any]:
 # Documented on every /v1 route (FastAPI merges them into the OpenAPI schema).
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: _error("No API key, or an unknown or revoked one."),
+    403: _error("A member key on a route that needs an admin key (keys, erasure)."),
     404: _error("Nothing of that id in the caller's workspace (or an unknown app)."),
     409: _error("The request contradicts stored state (e.g. a status change the lifecycle forbids)."),
     413: _error("The request body is over the size limit."),
     422: _error("Invalid input: pydantic findings in `details`, or a message from the memory service."),
-    429: _error("Over the per-key rate limit; see the Retry-After header."),
+    429: _error("Over the per-key rate limit, or too many failed authentications; see Retry-After."),
     503: _error("The store or a model is unavailable; retry later."),
 }
 

@@ -84,6 +84,11 @@ class HistoryOut(BaseModel):
 
 class ForgetOut(BaseModel):
     forgotten: int = Field(description="Versions erased from every table and index.")
+    purged: bool = Field(
+        default=True,
+        description="False when another reader kept the erased bytes in the database file or its log"
+        " for now: they are removed at the next write after the reader lets go (see `erasure_pending`).",
+    )
 
 
 class ApproveIn(_In):

@@ -1,4 +1,4 @@
-"""KeyStore: API keys, each belonging to one workspace, kept only as a hash."""
+"""KeyStore: API keys, each belonging to one workspace with a role (admin or member), kept only as a hash."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class KeyStore(ABC):
 
     @abstractmethod
     def add(self, key: ApiKey, key_hash: str) -> None:
-        """Store a new key under its hash. Raises Conflict when the id or hash is taken."""
+        """Store a new key (its role included) under its hash. Raises Conflict when the id or hash is taken."""
 
     @abstractmethod
     def by_hash(self, key_hash: str) -> ApiKey | None:

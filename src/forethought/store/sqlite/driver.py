@@ -21,14 +21,22 @@ try:  # pragma: no cover - which branch runs depends on the platform
 except ImportError:  # pragma: no cover
     sqlite3 = importlib.import_module("sqlite3")
 
-__all__ = ["WRITE_DEADLINE_S", "connect", "retrying", "sqlite3", "supports_fts_secure_delete"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "WRITE_DEADLINE_S",
+    "connect",
+    "is_busy",
+    "retrying",
+    "sqlite3",
+    "supports_fts_secure_delete",
+]
 
 log = logging.getLogger(__name__)
 
 # How long a caller may wait for the write lock before StoreBusy. Writes are short transactions,
 # so hitting this means something is badly wrong (or a process holds a transaction open).
 WRITE_DEADLINE_S = 60.0
-_BUSY_TIMEOUT_MS = 5_000
+BUSY_TIMEOUT_MS = 5_000
 
 T = TypeVar("T")
 
@@ -39,8 +47,8 @@ def supports_fts_secure_delete() -> bool:
 
 def connect(path: Path | str) -> Any:
     """A connection in autocommit mode (transactions are explicit) with the store's pragmas."""
-    conn = sqlite3.connect(str(path), timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
-    conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     if str(path) != ":memory:":
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
@@ -52,7 +60,7 @@ def connect(path: Path | str) -> Any:
     return conn
 
 
-def _is_busy(exc: Exception) -> bool:
+def is_busy(exc: Exception) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
 
@@ -70,7 +78,7 @@ def retrying(fn: Callable[[], T], *, counter: Callable[[], None] | None = None) 
         try:
             return fn()
         except sqlite3.OperationalError as exc:
-            if not _is_busy(exc):
+            if not is_busy(exc):
                 raise BackendError(f"database error: {exc}") from exc
             if time.monotonic() > deadline:
                 raise StoreBusy(f"the database stayed locked for {WRITE_DEADLINE_S:.0f}s") from exc

@@ -7,7 +7,7 @@ import json
 import logging
 from typing import Any
 
-from forethought.errors import BackendError, NotFound
+from forethought.errors import NotFound
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.driver import retrying
 from forethought.store.sqlite.rows import dump_json
@@ -85,17 +85,22 @@ def delete_rows(conn: Any, rowids: list[int]) -> int:
     return int(removed_vectors)
 
 
-def purge(db: Database, *, secure_fts_delete: bool) -> None:
-    """After an erasure: make sure no trace of the text survives in index segments or the WAL."""
+def purge(db: Database, *, secure_fts_delete: bool) -> bool:
+    """After an erasure: make sure no trace of the text survives in index segments, the WAL or the
+    main file's pages. True when done; False when readers kept the checkpoint from finishing —
+    then the database is marked (`Database.mark_purge_pending`) and later writes, in this process
+    or another, retry it (see `Database.checkpoint`)."""
     conn = db.conn()
 
-    def run() -> None:
-        if not secure_fts_delete:
-            conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
-            conn.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    def optimize() -> None:
+        conn.execute("INSERT INTO records_fts (records_fts) VALUES ('optimize')")
+        conn.execute("INSERT INTO turns_fts (turns_fts) VALUES ('optimize')")
 
-    try:
-        retrying(run, counter=db.count_retry)
-    except BackendError:  # pragma: no cover - a checkpoint blocked by readers is retried later
-        log.warning("could not checkpoint after an erasure; the WAL is cleared at the next checkpoint")
+    if not secure_fts_delete:
+        retrying(optimize, counter=db.count_retry)
+    db.purge_pending = True  # until a checkpoint has got through, after this erasure's commit
+    done = db.checkpoint()
+    if not done:
+        log.warning("readers kept the checkpoint after an erasure from finishing; it is retried after later writes")
+        db.mark_purge_pending()
+    return done

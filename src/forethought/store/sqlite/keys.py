@@ -15,7 +15,7 @@ from forethought.store.sqlite.connection import Database
 
 __all__ = ["SQLiteKeys"]
 
-_COLUMNS = "id, workspace, name, created_at, revoked_at"
+_COLUMNS = "id, workspace, name, created_at, revoked_at, role"
 
 
 class SQLiteKeys(KeyStore):
@@ -25,8 +25,8 @@ class SQLiteKeys(KeyStore):
     def add(self, key: ApiKey, key_hash: str) -> None:
         self._db.write(
             lambda c: c.execute(
-                "INSERT INTO api_keys (id, workspace, name, hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                (key.id, key.workspace, key.name, key_hash, format_time(key.created_at)),
+                "INSERT INTO api_keys (id, workspace, name, hash, created_at, role) VALUES (?, ?, ?, ?, ?, ?)",
+                (key.id, key.workspace, key.name, key_hash, format_time(key.created_at), key.role),
             )
         )
 
@@ -63,4 +63,5 @@ def _api_key(row: Sequence[Any]) -> ApiKey:
         name=row[2],
         created_at=stored_time(row[3]),
         revoked_at=None if row[4] is None else stored_time(row[4]),
+        role=row[5],
     )

@@ -18,7 +18,7 @@ from forethought.errors import BackendError, Conflict
 from forethought.store.base import Capabilities, Store
 from forethought.store.sqlite.app_tables import SQLiteAppTables
 from forethought.store.sqlite.audit import SQLiteAuditLog
-from forethought.store.sqlite.connection import Database
+from forethought.store.sqlite.connection import PURGE_MARK, Database
 from forethought.store.sqlite.driver import retrying, sqlite3, supports_fts_secure_delete
 from forethought.store.sqlite.files import create_private, make_private
 from forethought.store.sqlite.keys import SQLiteKeys
@@ -71,6 +71,12 @@ class SQLiteStore(Store):
     def close(self) -> None:
         self._db.close()
 
+    def erasure_pending(self) -> bool:
+        return self._db.purge_marked()
+
+    def finish_erasure(self) -> bool:
+        return not self._db.purge_marked() or self._db.checkpoint()
+
     def _secure_turn_index(self) -> None:
         """Set the persistent FTS5 secure-delete option on the session index (migration 8) once;
         opening a database that has it writes nothing."""
@@ -106,6 +112,8 @@ class SQLiteStore(Store):
                 "records": conn.execute("SELECT COUNT(*) FROM records").fetchone()[0],
                 "records_by_status": dict(conn.execute("SELECT status, COUNT(*) FROM records GROUP BY status")),
                 "pending_outbox_jobs": conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0],
+                "erasure_pending": self._db.purge_pending
+                or conn.execute("SELECT 1 FROM meta WHERE key = ?", (PURGE_MARK,)).fetchone() is not None,
             }
 
         info = self._db.read(read)

@@ -1,4 +1,10 @@
-"""Logging in and out, the way into the workspace, and its two static files."""
+"""Logging in and out, the way into the workspace, and its two static files.
+
+Logins are budgeted (`server.authguard`): a wrong key counts against the client's address and the
+key id it claims, and past the budget the answer is 429 with `Retry-After`; a right key is never
+refused for others' mistakes, but each key may log in only so often, and hold only so many
+sessions (`web.sessions`).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +15,19 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import RedirectResponse
 
-from forethought.server.deps import ServicesDep
+from forethought.server.deps import ServicesDep, client_address
+from forethought.server.ratelimit import Verdict
+from forethought.server.services import Services
 from forethought.web.deps import FormViewerDep, StateDep
 from forethought.web.errors import PageError, PageRoute
 from forethought.web.render import page
-from forethought.web.sessions import LOGIN_COOKIE, SESSION_COOKIE, same_token
+from forethought.web.sessions import LOGIN_COOKIE, SESSION_COOKIE, SessionsFull, same_token
 
 __all__ = ["router"]
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
+
+_FULL_RETRY_S = 60  # sessions end by logout or idleness; a minute is a fair time to look again
 
 STATIC = {"app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"}
 
@@ -65,15 +75,32 @@ def login(
 ) -> Response:
     if not same_token(login_token, request.cookies.get(LOGIN_COOKIE, "")):
         raise PageError(403, "This login form has expired; open the login page again.")
-    found = services.memory.authenticate(key.strip())
+    presented = key.strip()
+    found = services.memory.authenticate(presented)
     if found is None:
+        failed = services.guard.failed(client_address(request), presented)
+        if not failed.allowed:
+            raise _too_many(services, "too many failed logins from this address or for this key", failed)
         return _login_page(request, next, error="That API key is unknown or has been revoked.", status=401)
+    allowed = services.guard.login(found.id)
+    if not allowed.allowed:
+        raise _too_many(services, "too many logins with this key", allowed)
     state.sessions.drop(request.cookies.get(SESSION_COOKIE))
-    token, _ = state.sessions.create(found.id, found.workspace)
+    try:
+        token, _ = state.sessions.create(found.id, found.workspace)
+    except SessionsFull as exc:
+        services.metrics.rate_limited()
+        raise PageError(429, exc.message, headers={"Retry-After": str(_FULL_RETRY_S)}) from None
     response = RedirectResponse(_local(next), status_code=303)
     _cookie(response, request, SESSION_COOKIE, token)
     response.delete_cookie(LOGIN_COOKIE, path="/web/login")
     return response
+
+
+def _too_many(services: Services, what: str, verdict: Verdict) -> PageError:
+    services.metrics.rate_limited()
+    wait = verdict.retry_after_s
+    return PageError(429, f"{what}; try again in {wait} s.", headers={"Retry-After": str(wait)})
 
 
 @router.post("/web/logout")

@@ -14,6 +14,7 @@ from forethought.errors import InvalidInput
 from forethought.web.deps import FormPlaceDep, Place, PlaceDep
 from forethought.web.errors import PageRoute
 from forethought.web.render import page
+from forethought.web.routes.memory import ADMIN_ONLY
 from forethought.web.traces import latest_trace_of, read_trace
 
 __all__ = ["router"]
@@ -74,6 +75,9 @@ def send(
 @router.post("/chat/{session_id}/delete")
 def delete_session(place: FormPlaceDep, session_id: str, confirm: Annotated[str, Form()] = "") -> RedirectResponse:
     """Erase one conversation (its turns, index entries and traces) after the confirmation box."""
+    if not place.viewer.admin:
+        place.viewer.notify(ADMIN_ONLY, error=True)
+        return RedirectResponse(f"{place.url('chat')}?{urlencode({'session': session_id})}", status_code=303)
     if confirm != "yes":
         place.viewer.notify("Tick the confirmation to delete: it cannot be undone.", error=True)
         return RedirectResponse(f"{place.url('chat')}?{urlencode({'session': session_id})}", status_code=303)

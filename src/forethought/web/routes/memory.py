@@ -20,7 +20,9 @@ from forethought.web.errors import PageRoute
 from forethought.web.evidence import TurnSource, quoted
 from forethought.web.render import page
 
-__all__ = ["STATUS_CHOICES", "router"]
+__all__ = ["ADMIN_ONLY", "STATUS_CHOICES", "router"]
+
+ADMIN_ONLY = "Erasing needs an admin key: log in with one (forethought keys create --admin)."
 
 router = APIRouter(prefix="/web/apps/{app}/{subject}/memory", route_class=PageRoute, include_in_schema=False)
 
@@ -187,6 +189,9 @@ def forget(
 ) -> RedirectResponse:
     """Erase a record everywhere, after the page's confirmation box; optionally its words in the
     conversations it came from."""
+    if not place.viewer.admin:
+        place.viewer.notify(ADMIN_ONLY, error=True)
+        return RedirectResponse(record_url(place, record_id), status_code=303)
     if confirm != "yes":
         place.viewer.notify("Tick the confirmation to forget: erasing cannot be undone.", error=True)
         return RedirectResponse(record_url(place, record_id), status_code=303)
@@ -201,6 +206,9 @@ def forget(
 def erase(place: FormPlaceDep, confirm: Annotated[str, Form(max_length=200)] = "") -> RedirectResponse:
     """Erase the whole subject once its id is typed again."""
     subject = place.scope.key.subject_id
+    if not place.viewer.admin:
+        place.viewer.notify(ADMIN_ONLY, error=True)
+        return RedirectResponse(place.url("memory"), status_code=303)
     if confirm.strip() != subject:
         place.viewer.notify(f"Type {subject!r} to confirm: erasing a subject cannot be undone.", error=True)
         return RedirectResponse(place.url("memory"), status_code=303)
