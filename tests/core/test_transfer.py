@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -201,3 +203,15 @@ def test_an_imported_time_outside_the_accepted_range_is_refused(
     with pytest.raises(InvalidInput, match=rf"export\.jsonl:2: {field}: the time given is out of range"):
         memory.import_jsonl(memory.scope("generic", "dst"), out)
     assert memory.list_records(memory.scope("generic", "dst"), statuses=list(Status)) == []
+
+
+def test_an_export_file_is_owner_only_whatever_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        with Forethought.open(tmp_path / "m.db", embedder="hashing") as memory:
+            scope = memory.scope("generic", "ada")
+            memory.retain(scope, "Ada prefers morning meetings.")
+            memory.export_jsonl(scope, tmp_path / "ada.jsonl")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "ada.jsonl").stat().st_mode) == 0o600

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +70,10 @@ def export_space(store: Store, space: Space, path: Path) -> int:
         "events": len(events),
     }
     tmp = path.with_name(path.name + ".part")
-    with tmp.open("w", encoding="utf-8") as out:
+    # An export holds a subject's whole memory: owner-only, whatever the umask.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(_line(header))
         for record in records:
             out.write(_line({"type": "record", **record.model_dump(mode="json", exclude={"space_id", "handle"})}))
