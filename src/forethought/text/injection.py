@@ -221,10 +221,11 @@ def _find(text: str) -> str | None:
 
 
 _cached = lru_cache(maxsize=4096)(_find)
+_cached_long = lru_cache(maxsize=64)(_find)  # long turns: few, but scanned again by every brief
 
 
 def find_injection(text: str) -> str | None:
     """The instruction-like words in `text` (skeleton form), or None (see the module doc)."""
     if not text or not text.strip():
         return None
-    return _cached(text) if len(text) <= _CACHED_CHARS else _find(text)
+    return _cached(text) if len(text) <= _CACHED_CHARS else _cached_long(text)
