@@ -137,7 +137,12 @@ CASES: dict[str, Case] = {
     f"GET {S}/records/{{record_id}}/history": Case(),
     f"POST {S}/records/{{record_id}}/supersede": Case(bodies=lambda s: [{"text": "A replaces it."}]),
     f"POST {S}/records/{{record_id}}/retract": Case(bodies=lambda s: [{"why": "A says it is wrong."}]),
-    f"DELETE {S}/records/{{record_id}}": Case(),
+    f"DELETE {S}/records/{{record_id}}": Case(queries=lambda s: [{}, {"redact_sources": "true"}]),
+    f"DELETE {S}/sessions/{{session_id}}": Case(),
+    # A erasing "its" subject of the same name erases A's own, never B's (the snapshot says so).
+    "DELETE /v1/apps/{app}/subjects/{subject_id}": Case(
+        queries=lambda s: [{}, *({"confirm": subject} for _, subject in B_SPACES)]
+    ),
     f"GET {S}/inbox": Case(queries=_paged),
     f"POST {S}/inbox/approve-all": Case(bodies=lambda s: [None, {"high_confidence": True}]),
     f"POST {S}/inbox/{{record_id}}/approve": Case(bodies=lambda s: [None, {"conflict": "supersede"}]),

@@ -179,7 +179,7 @@ def test_no_secret_written_through_any_front_end_reaches_the_database_files(tmp_
     db = folder / "memory.db"
     planted = Planted()
     with Forethought.open(db, embedder="hashing") as memory:
-        _, key = memory.create_api_key("sweep", name="sweep")
+        _, key = memory.create_api_key("sweep", name="sweep", role="admin")  # admin: key names are a write path
         app = create_app(memory, ServerSettings(rate_per_second=0))
         with TestClient(app, headers={"Authorization": f"Bearer {key}"}, raise_server_exceptions=False) as client:
             _through_the_api(client, planted)

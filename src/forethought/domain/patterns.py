@@ -15,8 +15,9 @@ later checks, so a slow pattern costs its budget once per process, not once per 
 
 `vet(pattern)` is the check at write time (API, import, derived patterns): the pattern must compile
 and must finish on inputs built to make backtracking explode (runs of the characters the pattern
-itself names, then a character that fails the match) within a small budget, so most catastrophic
-patterns are refused when they are set, with the reason, rather than discovered when they run.
+itself names, then a character that fails the match) within a small budget, so exponential and
+cubic patterns are refused when they are set, with the reason, rather than discovered when they
+run. A quadratic one (`^(a+)+$`) passes: on a long draft the run budget stops it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ MAX_PATTERN_CHARS = 500
 PATTERN_RUN_SECONDS = 0.25  # one pattern on one draft
 CHECK_SECONDS = 1.0  # every pattern of one checked draft together
 VET_SECONDS = 0.05  # one adversarial probe at write time
-_PROBE_LENGTHS = (32, 2048)
+_PROBE_LENGTHS = (32, 512)  # exponential blow-ups show at 32, cubic ones at 512; quadratic ones pass
 _REMEMBERED = 1024
 
 
