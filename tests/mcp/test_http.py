@@ -134,3 +134,10 @@ def test_a_deeply_nested_transcript_is_a_tool_error_not_a_crash(http_server: Htt
             assert not again.is_error  # the server is still serving
 
     run(scenario)
+
+
+def test_every_answer_carries_the_security_headers_refusals_included(http_server: HttpServer) -> None:
+    bearer = f"Bearer {http_server.seed.key_a}"
+    for response in (_post(http_server.url, bearer), _post(http_server.url, None), _post(http_server.url, "Bearer x")):
+        assert response.headers["x-content-type-options"] == "nosniff", response.status_code
+        assert response.headers["cache-control"] == "no-store" and response.headers["x-frame-options"] == "DENY"

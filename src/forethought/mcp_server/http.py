@@ -25,6 +25,7 @@ from forethought.facade import Forethought
 from forethought.mcp_server.handlers import Caller, Defaults
 from forethought.mcp_server.server import build_server
 from forethought.server.authguard import AuthGuard
+from forethought.server.headers import SecurityHeaders
 from forethought.server.settings import ServerSettings
 
 __all__ = ["LOOPBACK", "MCP_PATH", "RequireApiKey", "build_http_app", "caller_from_request", "run_http"]
@@ -98,7 +99,8 @@ def build_http_app(memory: Forethought, *, host: str = "127.0.0.1", defaults: De
     inner = server.streamable_http_app(
         streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host
     )
-    return RequireApiKey(inner, memory)
+    # The API's security headers on every answer (its own Host check answers 421 inside).
+    return SecurityHeaders(RequireApiKey(inner, memory))
 
 
 def run_http(memory: Forethought, *, host: str, port: int, defaults: Defaults | None = None) -> None:
