@@ -15,6 +15,7 @@ from forethought.llm import (
     complete_structured,
     extract_json_object,
 )
+from forethought.llm.wire import error_detail
 
 from .conftest import MakeModel, user
 
@@ -172,3 +173,10 @@ def test_the_json_object_is_found_in_prose_and_fences(text: str) -> None:
 def test_text_without_a_json_object_is_refused(text: str, reason: str) -> None:
     with pytest.raises(ValueError, match=reason):
         extract_json_object(text)
+
+
+def test_an_answer_or_error_body_nested_too_deep_is_a_clear_failure_not_a_crash() -> None:
+    deep = '{"a": ' * 100_000 + "1" + "}" * 100_000
+    with pytest.raises(ValueError, match="does not parse"):
+        extract_json_object(deep)
+    assert error_detail(deep.encode()).startswith('{"a": {"a"')

@@ -135,7 +135,7 @@ def extract_json_object(text: str) -> dict[str, Any]:
             continue
         try:
             value, _ = decoder.raw_decode(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested too deep to parse: not an answer
             continue
         if isinstance(value, dict):
             return value

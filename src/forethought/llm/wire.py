@@ -155,7 +155,7 @@ def error_detail(raw: bytes, *, redact: str | None = None) -> str:
     text = raw.decode("utf-8", errors="replace")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a body nested too deep for the parser is just text
         data = None
     if isinstance(data, dict):
         error = data.get("error")
