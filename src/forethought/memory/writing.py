@@ -27,10 +27,10 @@ from forethought.domain.candidates import Flag
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder
 from forethought.errors import BackendError, Conflict, InvalidInput
+from forethought.judge.injection import instruction_like_each
 from forethought.store.base import ChangeSet, NewRecord, Store
 from forethought.store.scrub import scrub_text
 from forethought.text.identifiers import search_text, terms
-from forethought.text.injection import find_injection
 
 __all__ = [
     "Draft",
@@ -200,19 +200,31 @@ def make_draft(
     return draft, when
 
 
+def _texts(record: Record) -> list[str]:
+    return [record.statement, record.context or "", *(v for v in record.attributes.values() if isinstance(v, str))]
+
+
 def instruction_like(record: Record) -> str | None:
-    """The instruction-like words in a record's statement, context or attributes, or None."""
-    texts = [record.statement, record.context or "", *(v for v in record.attributes.values() if isinstance(v, str))]
-    return next((hit for text in texts if (hit := find_injection(text))), None)
+    """Why a record's statement, context or attributes read as instructions to a model, or None."""
+    return instruction_like_each([_texts(record)])[0]
 
 
 def gated(record: Record) -> Record:
     """A record whose text reads as instructions to a model is flagged and waits in the inbox,
     whatever status it was retained with (every path into memory passes here)."""
-    if instruction_like(record) is None:
-        return record
-    flags = record.flags if Flag.INJECTION.value in record.flags else (*record.flags, Flag.INJECTION.value)
-    return record.model_copy(update={"flags": flags, "status": Status.CANDIDATE})
+    return gated_all([record])[0]
+
+
+def gated_all(records: Sequence[Record]) -> list[Record]:
+    """`gated` for a batch: one judging call for all of them."""
+    verdicts = instruction_like_each([_texts(r) for r in records])
+    out = []
+    for record, why in zip(records, verdicts, strict=True):
+        if why is not None:
+            flags = record.flags if Flag.INJECTION.value in record.flags else (*record.flags, Flag.INJECTION.value)
+            record = record.model_copy(update={"flags": flags, "status": Status.CANDIDATE})
+        out.append(record)
+    return out
 
 
 def refuse_instructions(record: Record) -> None:
@@ -287,8 +299,9 @@ def retain_drafts(
                 results[i] = Retained(existing, created=False)
                 continue
             seen_external[draft.external_id] = len(pending)
-        pending.append((i, gated(new_record(space.id, draft, status=status, occurred_at=when, now=now))))
+        pending.append((i, new_record(space.id, draft, status=status, occurred_at=when, now=now)))
     if pending:
+        pending = list(zip([i for i, _ in pending], gated_all([r for _, r in pending]), strict=True))
         inserts = index_records([record for _, record in pending], embedder)
         events = [created_event(record, actor) for _, record in pending]
         try:

@@ -45,9 +45,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from forethought.apps.base import App
 from forethought.domain import Evidence, Role, Session
 from forethought.domain.candidates import Candidate, Flag, Redaction, Rejection, Validated
+from forethought.judge.injection import instruction_like
 from forethought.text import detectors
 from forethought.text.detectors import Span, find_cards, find_personal_data, find_phrase, find_secrets, redact_all
-from forethought.text.injection import find_injection
 from forethought.text.normalize import find_quote, normalize, related_clauses, tokens
 
 __all__ = ["AGENT_ONLY_CAP", "MAX_STATEMENT", "MIN_STATEMENT", "RULES", "ValidationReport", "validate"]
@@ -232,7 +232,7 @@ def deferred(c: Candidate, ctx: _Context) -> Candidate | _Reject:
 
 
 def injection(c: Candidate, ctx: _Context) -> Candidate | _Reject:
-    if Flag.INJECTION in c.flags or next((h for t in _texts(c) if (h := find_injection(t))), None) is None:
+    if Flag.INJECTION in c.flags or instruction_like(list(_texts(c))) is None:
         return c
     return c.model_copy(update={"flags": [*c.flags, Flag.INJECTION]})
 
