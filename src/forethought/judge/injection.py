@@ -15,14 +15,14 @@ from __future__ import annotations
 import io
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from forethought.embed.base import Embedder
+from forethought.embed.base import Embedder, Vectors
 from forethought.errors import ModelUnavailable
 from forethought.judge.model import WEIGHTS_DIR, load_pinned, shared_judge
 from forethought.text.injection import find_injection, skeleton
@@ -39,7 +39,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 INJECTION_WEIGHTS = WEIGHTS_DIR / "injection.npz"
-INJECTION_SHA256 = ""  # set by judge/train_injection.py --final
+# Printed by `python -m forethought.judge.train_injection ... --final`.
+INJECTION_SHA256 = "5665246491fd1ef4bc3f297ef786c9bb08c9e6d83d6bf8b7ebc130ae8ee3a883"
 WINDOW_CHARS = 400
 MAX_WINDOWS = 24
 
@@ -69,6 +70,11 @@ class InjectionHead:
     def from_bytes(cls, raw: bytes) -> InjectionHead:
         with np.load(io.BytesIO(raw), allow_pickle=False) as f:
             return cls(str(f["embedder"]), f["mean"], f["scale"], f["w"], float(f["b"]), float(f["threshold"]))
+
+
+def _plain(text: str, parts: Sequence[str]) -> bool:
+    """Whether `text` is one window whose skeleton changed nothing but case and spacing."""
+    return len(parts) == 1 and parts[0] == " ".join(text.split()).casefold()
 
 
 def windows(text: str) -> list[str]:
@@ -102,24 +108,36 @@ class InjectionModel:
                     log.warning("instruction-like text is judged by its shapes alone: %s", exc)
             return None if self._head is None else (self._head, embedder)
 
-    def probability(self, texts: Sequence[str]) -> list[float] | None:
-        """For each text, the highest probability over its windows; None without the model."""
+    def probability(self, texts: Sequence[str], known: Mapping[str, Vectors] | None = None) -> list[float] | None:
+        """For each text, the highest probability over its windows; None without the model.
+        `known` holds vectors this model already made of some texts as written (a record's
+        statement as indexed): a one-window text whose skeleton is only its own wording, case
+        and spacing aside (the model reads no case), is scored on that vector instead."""
         loaded = self._load()
         if loaded is None:
             return None
         head, embedder = loaded
+        unique = list(dict.fromkeys(texts))
+        if len(unique) < len(texts):  # the same text twice is judged once
+            scores = self.probability(unique, known)
+            return None if scores is None else [dict(zip(unique, scores, strict=True))[t] for t in texts]
         parts = [windows(t) for t in texts]
-        flat = [w for ws in parts for w in ws]
-        if not flat:
-            return [0.0 for _ in texts]
+        reuse = {i: known[t] for i, t in enumerate(texts) if known and t in known and _plain(t, parts[i])}
+        flat = [w for i, ws in enumerate(parts) if i not in reuse for w in ws]
         try:
-            p = head.probability(np.asarray(embedder.embed(flat), dtype=np.float32))
+            fresh = np.asarray(embedder.embed(flat), dtype=np.float32) if flat else None
         except ModelUnavailable:
             return None
-        out, i = [], 0
-        for ws in parts:
-            out.append(float(p[i : i + len(ws)].max()) if ws else 0.0)
-            i += len(ws)
+        p_fresh = head.probability(fresh) if fresh is not None else np.zeros(0, np.float32)
+        out, k = [], 0
+        for i, ws in enumerate(parts):
+            if i in reuse:
+                out.append(float(head.probability(np.asarray([reuse[i]], dtype=np.float32))[0]))
+            elif ws:
+                out.append(float(p_fresh[k : k + len(ws)].max()))
+                k += len(ws)
+            else:
+                out.append(0.0)
         return out
 
     @property
@@ -136,7 +154,9 @@ def instruction_like(texts: Sequence[str], model: InjectionModel | None = None) 
     return instruction_like_each([texts], model)[0]
 
 
-def instruction_like_each(groups: Sequence[Sequence[str]], model: InjectionModel | None = None) -> list[str | None]:
+def instruction_like_each(
+    groups: Sequence[Sequence[str]], model: InjectionModel | None = None, *, known: Mapping[str, Vectors] | None = None
+) -> list[str | None]:
     """For each group of texts (a record's statement, context and attributes), why it reads as
     instructions to a model, or None: the shapes first, then one embedding call for the rest."""
     judge = model or _SHARED
@@ -149,7 +169,7 @@ def instruction_like_each(groups: Sequence[Sequence[str]], model: InjectionModel
         if hit is None and texts:
             pending.append((i, texts))
     flat = [t for _, texts in pending for t in texts]
-    scores = judge.probability(flat) if flat else None
+    scores = judge.probability(flat, known) if flat else None
     if scores is None:
         return found
     threshold, k = judge.threshold, 0

@@ -2,14 +2,19 @@
 `{"id", "text", "label": "injection" | "benign", "phenomenon"}`, written from `data/injection/SPEC.md`).
 
     .venv/bin/python -m forethought.judge.train_injection data/injection/train.jsonl \
-        --calibrate data/injection/calibration.jsonl [--final]
+        --calibrate bench/tuning/injection-v1/injection.jsonl \
+        --ordinary data/judge/*.jsonl data/checks/rules-*.jsonl [--final]
 
 Every window of a text's skeleton (`judge/injection.windows`) is one example with the text's
-label. The head is an L2-regularised logistic regression on standardised MiniLM embeddings
-(full-batch Adam). Its threshold is the lowest at which the head adds at most `--max-added-fpr` of
-the calibration texts' negatives as false positives to those of the shapes (the detector runs
-the shapes, then the head, as `instruction_like` does); the figures at that point are printed per phenomenon. With `--final` the head is
-written to `judge/weights/injection.npz`; put the printed sha256 in `INJECTION_SHA256`.
+label. Everyday memory (`--ordinary`: rules, decisions, preferences, chatter the other corpora
+hold) is benign too: imperative rules ("Use Postgres for the ledger") are what memory mostly is
+and must not read as injections; a fifth of it is held out to say how often it is flagged. The
+head is an L2-regularised logistic regression on standardised MiniLM embeddings (full-batch
+Adam). Its threshold is the lowest at which the head adds at most `--max-added-fpr` of the
+calibration texts' negatives as false positives to those of the shapes (the detector runs the
+shapes, then the head, as `instruction_like` does); the figures at that point are printed per
+phenomenon. With `--final` the head is written to `judge/weights/injection.npz`; put the printed
+sha256 in `INJECTION_SHA256`.
 """
 
 from __future__ import annotations
@@ -90,9 +95,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--calibrate", type=Path, required=True)
     parser.add_argument("--max-added-fpr", type=float, default=0.03)
     parser.add_argument("--l2", type=float, default=0.05)
+    parser.add_argument(
+        "--ordinary", type=Path, nargs="*", default=[],
+        help="files of everyday memory (data/judge/*.jsonl `text`, data/checks/rules-*.jsonl `rule`): benign examples",
+    )  # fmt: skip
     parser.add_argument("--final", action="store_true")
     args = parser.parse_args(argv)
     train = [r for path in args.train for r in _rows(path)]
+    ordinary = [
+        {"id": r["id"], "text": r.get("text") or r["rule"], "label": "benign", "phenomenon": "ordinary_memory"}
+        for path in args.ordinary
+        for r in _rows(path)
+        if r.get("text") or r.get("rule")
+    ]
+    held_out = ordinary[::5]  # every fifth stays out of training: the rate at which everyday memory is flagged
+    train += [r for i, r in enumerate(ordinary) if i % 5]
     x, owner = _embed([r["text"] for r in train])
     y = np.asarray([1.0 if train[i]["label"] == "injection" else 0.0 for i in owner], dtype=np.float32)
     mean, scale, w, b = fit(x, y, l2=args.l2)
@@ -113,6 +130,11 @@ def main(argv: list[str] | None = None) -> None:
     flagged = [s or bool(scores[i] >= threshold) for i, s in enumerate(shapes)]
     print(f"shapes + head at {threshold:.3f} on {args.calibrate.name}: " + report(calib, flagged))
     head = InjectionHead(name, mean, scale, w, b, threshold)
+    if held_out:
+        hx, howner = _embed([r["text"] for r in held_out])
+        hs = text_scores(head, hx, howner, len(held_out))
+        hit = [find_injection(r["text"]) is not None or bool(hs[i] >= threshold) for i, r in enumerate(held_out)]
+        print(f"everyday memory held out ({len(held_out)} sentences): flagged {sum(hit)}")
     if args.final:
         raw = head.to_bytes()
         INJECTION_WEIGHTS.write_bytes(raw)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +25,8 @@ from forethought.domain import (
 )
 from forethought.domain.candidates import Flag
 from forethought.domain.times import parse_time, utcnow
-from forethought.embed.base import Embedder
+from forethought.embed.base import Embedder, Vectors
+from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import BackendError, Conflict, InvalidInput
 from forethought.judge.injection import instruction_like_each
 from forethought.store.base import ChangeSet, NewRecord, Store
@@ -215,9 +216,10 @@ def gated(record: Record) -> Record:
     return gated_all([record])[0]
 
 
-def gated_all(records: Sequence[Record]) -> list[Record]:
-    """`gated` for a batch: one judging call for all of them."""
-    verdicts = instruction_like_each([_texts(r) for r in records])
+def gated_all(records: Sequence[Record], *, known: Mapping[str, Vectors] | None = None) -> list[Record]:
+    """`gated` for a batch: one judging call for all of them (`known`: vectors of texts already
+    embedded with the judge's model, such as the statements just indexed)."""
+    verdicts = instruction_like_each([_texts(r) for r in records], known=known)
     out = []
     for record, why in zip(records, verdicts, strict=True):
         if why is not None:
@@ -301,8 +303,13 @@ def retain_drafts(
             seen_external[draft.external_id] = len(pending)
         pending.append((i, new_record(space.id, draft, status=status, occurred_at=when, now=now)))
     if pending:
-        pending = list(zip([i for i, _ in pending], gated_all([r for _, r in pending]), strict=True))
         inserts = index_records([record for _, record in pending], embedder)
+        # The judge reuses the statements' own vectors when they come from the same model.
+        known = {n.record.statement: n.vector for n in inserts if n.vector is not None and embedder is not None
+                 and embedder.name == MiniLMEmbedder.name}  # fmt: skip
+        checked = gated_all([n.record for n in inserts], known=known)
+        inserts = [replace(n, record=r) for n, r in zip(inserts, checked, strict=True)]
+        pending = list(zip([i for i, _ in pending], checked, strict=True))
         events = [created_event(record, actor) for _, record in pending]
         try:
             store.records.apply(ChangeSet(space.id, inserts=inserts, events=events))

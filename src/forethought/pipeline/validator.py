@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from forethought.apps.base import App
 from forethought.domain import Evidence, Role, Session
 from forethought.domain.candidates import Candidate, Flag, Redaction, Rejection, Validated
-from forethought.judge.injection import instruction_like
+from forethought.judge.injection import instruction_like, instruction_like_each
 from forethought.text import detectors
 from forethought.text.detectors import Span, find_cards, find_personal_data, find_phrase, find_secrets, redact_all
 from forethought.text.normalize import find_quote, normalize, related_clauses, tokens
@@ -89,6 +89,8 @@ class _Context:
     session: Session
     app: App
     texts: tuple[str, ...]  # normalised redacted text of each turn, by position
+    # Instruction-like verdicts of the candidates' texts, judged in one batch up front.
+    instructions: dict[tuple[str, ...], str | None] = field(default_factory=dict)
 
 
 def _json(attributes: dict[str, Any]) -> str:
@@ -232,7 +234,9 @@ def deferred(c: Candidate, ctx: _Context) -> Candidate | _Reject:
 
 
 def injection(c: Candidate, ctx: _Context) -> Candidate | _Reject:
-    if Flag.INJECTION in c.flags or instruction_like(list(_texts(c))) is None:
+    texts = tuple(_texts(c))
+    why = ctx.instructions[texts] if texts in ctx.instructions else instruction_like(list(texts))
+    if Flag.INJECTION in c.flags or why is None:
         return c
     return c.model_copy(update={"flags": [*c.flags, Flag.INJECTION]})
 
@@ -334,7 +338,9 @@ def _merge_duplicates(accepted: list[Candidate], ctx: _Context) -> list[Candidat
 def validate(candidates: Sequence[Candidate], session: Session, app: App) -> ValidationReport:
     """Run every candidate through the rules (see the module docstring for the order)."""
     texts, redactions, changed = _redact_session(session, app)
-    ctx = _Context(session=session, app=app, texts=tuple(normalize(t) for t in texts))
+    groups = list(dict.fromkeys(tuple(_texts(c)) for c in candidates))
+    verdicts = dict(zip(groups, instruction_like_each([list(g) for g in groups]), strict=True))
+    ctx = _Context(session=session, app=app, texts=tuple(normalize(t) for t in texts), instructions=verdicts)
     accepted: list[Candidate] = []
     rejected: list[Rejection] = []
     for candidate in candidates:
