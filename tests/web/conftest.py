@@ -66,6 +66,8 @@ def app_for(memory: Forethought) -> Iterator[MakeBrowser]:
     yield make
     for client in clients:
         client.close()
+    web = getattr(app.state, "web", None)
+    assert web is None or web.imports.wait(), "an import was still running when the store closed"
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -72,6 +73,17 @@ class InjectionHead:
             return cls(str(f["embedder"]), f["mean"], f["scale"], f["w"], float(f["b"]), float(f["threshold"]))
 
 
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_PLACEHOLDER = re.compile(r"\[REDACTED:\w+\]|\[(?:email|phone|card)\]")
+MIN_WORDS = 4
+
+
+def _wordy(text: str) -> bool:
+    """Whether a text has words enough to be judged by the head: a bare fragment ("Authorization:
+    Basic [REDACTED:token]", a tag, an id) says too little, and the shapes still read it."""
+    return len(_WORD.findall(_PLACEHOLDER.sub(" ", text), 0)) >= MIN_WORDS or not text.isascii()
+
+
 def _plain(text: str, parts: Sequence[str]) -> bool:
     """Whether `text` is one window whose skeleton changed nothing but case and spacing."""
     return len(parts) == 1 and parts[0] == " ".join(text.split()).casefold()
@@ -121,7 +133,7 @@ class InjectionModel:
         if len(unique) < len(texts):  # the same text twice is judged once
             scores = self.probability(unique, known)
             return None if scores is None else [dict(zip(unique, scores, strict=True))[t] for t in texts]
-        parts = [windows(t) for t in texts]
+        parts = [windows(t) if _wordy(t) else [] for t in texts]
         reuse = {i: known[t] for i, t in enumerate(texts) if known and t in known and _plain(t, parts[i])}
         flat = [w for i, ws in enumerate(parts) if i not in reuse for w in ws]
         try:

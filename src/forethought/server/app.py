@@ -61,6 +61,9 @@ def create_app(memory: Forethought | Services, settings: ServerSettings | None =
         # is sized once the loop runs.
         anyio.to_thread.current_default_thread_limiter().total_tokens = config.worker_threads
         yield
+        web = getattr(app.state, "web", None)
+        if web is not None:  # imports still running finish before the store they write to closes
+            await anyio.to_thread.run_sync(web.imports.wait)
 
     app = FastAPI(
         title="Forethought",

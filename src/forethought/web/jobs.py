@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -218,7 +219,20 @@ class ImportJobs:
 
     def __init__(self) -> None:
         self._jobs: dict[str, ImportJob] = {}
+        self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
+
+    def wait(self, timeout_s: float = 60.0) -> bool:
+        """Wait for running imports to end (before the store they write to closes); True when
+        none is left running."""
+        deadline = time.monotonic() + timeout_s
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        with self._lock:
+            self._threads = [t for t in self._threads if t.is_alive()]
+            return not self._threads
 
     def start(self, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> ImportJob:
         job = ImportJob(new_id(), scope.key)
@@ -228,6 +242,8 @@ class ImportJobs:
                 del self._jobs[oldest]
             self._jobs[job.id] = job
         thread = threading.Thread(target=job.run, args=(memory, scope, plan), name=f"import-{job.id}", daemon=True)
+        with self._lock:
+            self._threads = [*(t for t in self._threads if t.is_alive()), thread]
         thread.start()
         return job
 
