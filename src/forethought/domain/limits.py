@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from forethought.domain.patterns import vet
+from forethought.domain.patterns import MAX_PATTERN_CHARS, vet
 from forethought.domain.records import CheckPatterns
 from forethought.errors import InvalidInput
 
@@ -158,7 +158,7 @@ def check_file_paths(value: Sequence[str]) -> tuple[str, ...]:
 
 
 MAX_PATTERNS = 16
-MAX_PATTERN_LENGTH = 500
+MAX_PATTERN_LENGTH = MAX_PATTERN_CHARS  # one limit: the pattern engine's
 
 
 def check_patterns(value: CheckPatterns) -> CheckPatterns:

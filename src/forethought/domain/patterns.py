@@ -151,11 +151,17 @@ def _probes(pattern: str) -> Iterator[str]:
         yield "\n".join(alphabet) * (n // len(alphabet)) + "\x00"
 
 
+_vetted: OrderedDict[str, None] = OrderedDict()  # patterns that passed: review vets derived ones per candidate
+
+
 def vet(pattern: str) -> Pattern:
     """The compiled pattern, or `InvalidInput` saying why it may not be set."""
     compiled = compile_pattern(pattern)
     if isinstance(compiled, str):
         raise InvalidInput(f"check pattern {pattern[:80]!r} {compiled}")
+    with _compiled_lock:
+        if pattern in _vetted:
+            return compiled
     for probe in _probes(pattern):
         try:
             for _ in compiled.compiled.finditer(probe, timeout=VET_SECONDS, concurrent=True):
@@ -165,4 +171,8 @@ def vet(pattern: str) -> Pattern:
                 f"check pattern {pattern[:80]!r} backtracks catastrophically (it took over {VET_SECONDS} s on "
                 f"{len(probe)} characters); rewrite it without ambiguous repetition such as (a|aa)+ or (a+)+"
             ) from None
+    with _compiled_lock:
+        _vetted[pattern] = None
+        while len(_vetted) > _REMEMBERED:
+            _vetted.popitem(last=False)
     return compiled
