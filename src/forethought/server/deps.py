@@ -74,14 +74,15 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def too_many_failures(services: Services, verdict: Verdict) -> ApiError:
+def rate_limited(services: Services, verdict: Verdict, why: str) -> ApiError:
+    """The 429 for a spent budget, counted, with when to come back."""
     services.metrics.rate_limited()
-    return ApiError(
-        429,
-        "rate_limited",
-        f"too many failed authentications from this address or for this key; try again in {verdict.retry_after_s} s",
-        headers={"Retry-After": str(verdict.retry_after_s)},
-    )
+    return ApiError(429, "rate_limited", why, headers={"Retry-After": str(verdict.retry_after_s)})
+
+
+def too_many_failures(services: Services, verdict: Verdict) -> ApiError:
+    why = f"too many failed authentications from this address or for this key; try again in {verdict.retry_after_s} s"
+    return rate_limited(services, verdict, why)
 
 
 def get_caller(
@@ -102,12 +103,8 @@ def get_caller(
         raise ApiError(401, "unauthorized", "unknown or revoked API key", headers=challenge)
     verdict = services.limiter.take(key.id)
     if not verdict.allowed:
-        services.metrics.rate_limited()
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"over the rate limit of {services.limiter.rate:g} requests a second for this key",
-            headers={"Retry-After": str(verdict.retry_after_s)},
+        raise rate_limited(
+            services, verdict, f"over the rate limit of {services.limiter.rate:g} requests a second for this key"
         )
     return Caller(key.id, key.workspace, services.memory.acting_as(f"key:{key.id}"), key.role)
 
