@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import Depends, Form, Path, Request
+from fastapi.responses import RedirectResponse
 
 from forethought.apps.base import App
 from forethought.domain import SpaceKey
@@ -26,6 +28,7 @@ from forethought.web.jobs import ImportJobs
 from forethought.web.sessions import SESSION_COOKIE, Notice, SessionStore, WebSession, same_token
 
 __all__ = [
+    "ADMIN_ONLY",
     "FormPlaceDep",
     "FormViewerDep",
     "Place",
@@ -34,6 +37,7 @@ __all__ = [
     "Viewer",
     "ViewerDep",
     "WebState",
+    "erasing_refused",
     "get_state",
 ]
 
@@ -84,9 +88,10 @@ class Viewer:
     def csrf(self) -> str:
         return self.session.csrf
 
-    @property
+    @cached_property
     def admin(self) -> bool:
-        """Whether the key this browser logged in with is an admin key (erasing needs one)."""
+        """Whether the key this browser logged in with is an admin key (erasing needs one); read
+        once per request, however many templates and routes ask."""
         return any(k.id == self.key_id and k.admin and k.active for k in self.memory.list_api_keys(self.workspace))
 
     def notify(self, text: str, *, error: bool = False) -> None:
@@ -193,3 +198,16 @@ def get_form_place(viewer: FormViewerDep, app: AppName, subject: SubjectId) -> P
 
 PlaceDep = Annotated[Place, Depends(get_place)]
 FormPlaceDep = Annotated[Place, Depends(get_form_place)]
+
+
+ADMIN_ONLY = "Erasing needs an admin key: log in with one (forethought keys create --admin)."
+
+
+def erasing_refused(place: Place, back: str, *, confirmed: bool, ask: str) -> RedirectResponse | None:
+    """The way back, with a notice, when this browser may not erase (no admin key) or has not
+    confirmed (`ask` says how); None when the erasure may go on."""
+    why = ADMIN_ONLY if not place.viewer.admin else None if confirmed else ask
+    if why is None:
+        return None
+    place.viewer.notify(why, error=True)
+    return RedirectResponse(back, status_code=303)

@@ -11,10 +11,9 @@ from fastapi.responses import RedirectResponse
 
 from forethought.domain import Session
 from forethought.errors import InvalidInput
-from forethought.web.deps import FormPlaceDep, Place, PlaceDep
+from forethought.web.deps import FormPlaceDep, Place, PlaceDep, erasing_refused
 from forethought.web.errors import PageRoute
 from forethought.web.render import page
-from forethought.web.routes.memory import ADMIN_ONLY
 from forethought.web.traces import latest_trace_of, read_trace
 
 __all__ = ["router"]
@@ -75,12 +74,10 @@ def send(
 @router.post("/chat/{session_id}/delete")
 def delete_session(place: FormPlaceDep, session_id: str, confirm: Annotated[str, Form()] = "") -> RedirectResponse:
     """Erase one conversation (its turns, index entries and traces) after the confirmation box."""
-    if not place.viewer.admin:
-        place.viewer.notify(ADMIN_ONLY, error=True)
-        return RedirectResponse(f"{place.url('chat')}?{urlencode({'session': session_id})}", status_code=303)
-    if confirm != "yes":
-        place.viewer.notify("Tick the confirmation to delete: it cannot be undone.", error=True)
-        return RedirectResponse(f"{place.url('chat')}?{urlencode({'session': session_id})}", status_code=303)
+    back = f"{place.url('chat')}?{urlencode({'session': session_id})}"
+    ask = "Tick the confirmation to delete: it cannot be undone."
+    if refused := erasing_refused(place, back, confirmed=confirm == "yes", ask=ask):
+        return refused
     turns = place.memory.delete_session(place.scope, session_id)
     place.viewer.notify(f"Deleted the conversation and its {turns} turn(s). Memories taken from it stay.")
     return RedirectResponse(place.url("chat"), status_code=303)

@@ -15,14 +15,12 @@ from forethought.domain import Record, Status
 from forethought.domain.limits import check_kind, check_tags
 from forethought.domain.times import parse_time
 from forethought.errors import InvalidInput
-from forethought.web.deps import FormPlaceDep, Place, PlaceDep
+from forethought.web.deps import FormPlaceDep, Place, PlaceDep, erasing_refused
 from forethought.web.errors import PageRoute
 from forethought.web.evidence import TurnSource, quoted
 from forethought.web.render import page
 
-__all__ = ["ADMIN_ONLY", "STATUS_CHOICES", "router"]
-
-ADMIN_ONLY = "Erasing needs an admin key: log in with one (forethought keys create --admin)."
+__all__ = ["STATUS_CHOICES", "router"]
 
 router = APIRouter(prefix="/web/apps/{app}/{subject}/memory", route_class=PageRoute, include_in_schema=False)
 
@@ -189,12 +187,9 @@ def forget(
 ) -> RedirectResponse:
     """Erase a record everywhere, after the page's confirmation box; optionally its words in the
     conversations it came from."""
-    if not place.viewer.admin:
-        place.viewer.notify(ADMIN_ONLY, error=True)
-        return RedirectResponse(record_url(place, record_id), status_code=303)
-    if confirm != "yes":
-        place.viewer.notify("Tick the confirmation to forget: erasing cannot be undone.", error=True)
-        return RedirectResponse(record_url(place, record_id), status_code=303)
+    ask = "Tick the confirmation to forget: erasing cannot be undone."
+    if refused := erasing_refused(place, record_url(place, record_id), confirmed=confirm == "yes", ask=ask):
+        return refused
     cut = redact_sources == "yes"
     removed = place.memory.forget(place.scope, record_id, redact_sources=cut)
     extra = "; its words were cut out of the conversations that carried them" if cut else ""
@@ -206,12 +201,9 @@ def forget(
 def erase(place: FormPlaceDep, confirm: Annotated[str, Form(max_length=200)] = "") -> RedirectResponse:
     """Erase the whole subject once its id is typed again."""
     subject = place.scope.key.subject_id
-    if not place.viewer.admin:
-        place.viewer.notify(ADMIN_ONLY, error=True)
-        return RedirectResponse(place.url("memory"), status_code=303)
-    if confirm.strip() != subject:
-        place.viewer.notify(f"Type {subject!r} to confirm: erasing a subject cannot be undone.", error=True)
-        return RedirectResponse(place.url("memory"), status_code=303)
+    ask = f"Type {subject!r} to confirm: erasing a subject cannot be undone."
+    if refused := erasing_refused(place, place.url("memory"), confirmed=confirm.strip() == subject, ask=ask):
+        return refused
     removed = place.memory.erase_space(place.scope)
     place.viewer.notify(f"Erased {subject}: {removed} record(s), every session, trace and audit event.")
     return RedirectResponse("/web", status_code=303)
