@@ -19,12 +19,14 @@ from typing import Any, Literal
 
 from forethought.apps.base import App
 from forethought.domain import AuditEvent, CheckPatterns, Evidence, Record, Role, Session, Space, Status, Turn
+from forethought.domain.documents import SourceDocument
 from forethought.domain.keys import ApiKey, KeyRole
 from forethought.embed.base import Embedder
 from forethought.llm.base import ChatModel
 from forethought.memory import History, Memory, OutboxReport, Retained, RetainItem, Scope
 from forethought.memory.scope import find_app
 from forethought.memory.writing import TimeRef
+from forethought.pipeline.documents import DocumentImport
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
 from forethought.pipeline.service import Extracted, Inbox, Pipeline, SessionSubmission
@@ -291,16 +293,8 @@ class Forethought:
         newest_first: bool = False,
     ) -> list[Record]:
         """Records by when they were recorded, filtered in the store."""
-        return self.memory.list_records(
-            scope,
-            statuses=statuses,
-            kinds=kinds,
-            tags=tags,
-            as_of=as_of,
-            limit=limit,
-            after_id=after_id,
-            newest_first=newest_first,
-        )
+        return self.memory.list_records(scope, statuses=statuses, kinds=kinds, tags=tags, as_of=as_of, limit=limit,
+                                        after_id=after_id, newest_first=newest_first)  # fmt: skip
 
     def export_jsonl(self, scope: Scope, path: str | Path) -> int:
         """Write every record (all statuses and versions) and audit event of a space to JSONL."""
@@ -357,6 +351,11 @@ class Forethought:
             scope, transcript, title=title, fmt=fmt, source=source, human=human, occurred_at=occurred_at,
             progress=progress,
         )  # fmt: skip
+
+    def file_documents(self, scope: Scope, documents: Sequence[SourceDocument], *,
+                       progress: Callable[[int, int], None] | None = None) -> DocumentImport:  # fmt: skip
+        """File what a project already wrote (commits, ADRs, rule files) as sessions, proposals to the inbox."""
+        return self.pipeline.file_documents(scope, documents, progress=progress)
 
     def promote_excerpt(self, scope: Scope, session_id: str, turn_index: int, quote: str, *, kind: str | None = None,
                         statement: str | None = None, source: str = "api") -> Submission:  # fmt: skip

@@ -233,6 +233,20 @@ def test_sessions_round_trip(store: Store) -> None:
         store.sessions.get(space(store, "ben"), session.id)
 
 
+def test_sessions_know_the_source_documents_they_were_captured_from(store: Store) -> None:
+    a, b = space(store), space(store, "ben")
+    for sp, ref in ((a, "git:abc"), (a, "adr:0007"), (b, "git:def")):
+        turns = (Turn(index=0, role=Role.USER, text="Never cache tokens."),)
+        store.sessions.add(
+            Session(id=new_id(), space_id=sp, title=ref, created_at=utcnow(), turns=turns, metadata={"ref": ref})
+        )
+    store.sessions.add(Session(id=new_id(), space_id=a, title="chat", created_at=utcnow()))
+    asked = ["git:abc", "git:def", "adr:0007", "rules:AGENTS.md", *(f"git:{i}" for i in range(1200))]
+    assert store.sessions.known_refs(a, asked) == {"git:abc", "adr:0007"}
+    assert store.sessions.known_refs(b, asked) == {"git:def"}  # another space's documents are not known
+    assert store.sessions.known_refs(a, []) == set()
+
+
 def test_audit_events_page_newest_first(store: Store) -> None:
     s = space(store)
     events = [AuditEvent(id=new_id(), space_id=s, action=Action.CREATED, actor="t", at=utcnow()) for _ in range(5)]

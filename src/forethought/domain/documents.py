@@ -22,8 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from forethought.domain.sessions import Turn
 
-__all__ = ["DocumentStatus", "ItemAction", "SourceDocument", "SourceItem"]
+__all__ = ["ITEMISED_SOURCES", "MAX_ITEMS", "DocumentStatus", "ItemAction", "SourceDocument", "SourceItem"]
 
+# Sources whose documents list every rule they hold as an item: nothing in them is left for a
+# brief's past-session excerpts to quote (a commit message, read by the extractor, stays quotable).
+ITEMISED_SOURCES = frozenset({"rules", "adr"})
 MAX_ITEMS = 500  # per document; a reader stops there and says so in `notes`
 
 

@@ -17,8 +17,8 @@ quote a few passages of past sessions verbatim, labelled unreviewed and dated, n
    does (memory has decided on it), nor a passage overtaken by something newer on the same topic
    (a briefed record or another passage at least `SAME_TOPIC` similar: an amended rule's old
    wording is not quoted beside the new). A turn holding instruction-like text (the validator's
-   injection detector) is never quoted at all: an excerpt is unreviewed, so it fails closed. A passage
-   is its sentence with the next and the previous one where they fit in `MAX_CHARS`, a verbatim
+   injection detector) is never quoted at all: an excerpt is unreviewed, so it fails closed. Nor
+   is a rule file or an ADR: each of its rules is a record already. A passage is its sentence with the next and the previous one where they fit in `MAX_CHARS`, a verbatim
    slice of the stored, scrubbed turn.
 
 Calibrated on the tuning bug-fix set (`bench/tuning/bugfix-v1`): see docs/benchmarks.md.
@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from forethought.domain import Record, Role, Session, Turn
+from forethought.domain.documents import ITEMISED_SOURCES
 from forethought.errors import ModelUnavailable, NotFound
 from forethought.judge import shared_judge
 from forethought.judge.acts import DURABLE
@@ -108,6 +109,8 @@ def find_excerpts(
         try:
             session = memory.store.sessions.get(space.id, session_id)
         except NotFound:  # erased meanwhile: nothing to quote
+            continue
+        if session.source in ITEMISED_SOURCES:  # a rule file or an ADR: its rules are records already
             continue
         passages += _candidates(session, near[session_id], set(keys), skip)
     if not passages:

@@ -44,7 +44,16 @@ from forethought.memory.writing import Draft, created_event, new_record
 from forethought.pipeline.relate import relate
 from forethought.store.base import ChangeSet
 
-__all__ = ["AUTO_ACTOR", "HIGH_CONFIDENCE", "Submission", "SubmittedItem", "approve", "approve_all", "submit"]
+__all__ = [
+    "AUTO_ACTOR",
+    "HIGH_CONFIDENCE",
+    "Submission",
+    "SubmittedItem",
+    "approve",
+    "approve_all",
+    "build_record",
+    "submit",
+]
 
 AUTO_ACTOR = "policy:auto"
 VALIDATOR_ACTOR = "validator"
@@ -69,7 +78,7 @@ class Submission:
         return sum(1 for item in self.items if item.outcome == outcome)
 
 
-def _record(
+def build_record(
     app: App,
     space: Space,
     candidate: Candidate,
@@ -78,7 +87,9 @@ def _record(
     occurred_at: datetime,
     source: str,
     scrub: Callable[[str], str],
+    status: Status = Status.CANDIDATE,
 ) -> Record:
+    """The record a validated candidate becomes (scrubbed, its check patterns vetted), not yet written."""
     draft = Draft(
         kind=candidate.kind,
         statement=scrub(candidate.statement),
@@ -99,9 +110,7 @@ def _record(
     supersedes = (
         (relation.target_id,) if relation and relation.label is RelationLabel.SUPERSEDES and relation.target_id else ()
     )
-    record = new_record(
-        space.id, draft, status=Status.CANDIDATE, occurred_at=occurred_at, now=utcnow(), supersedes=supersedes
-    )
+    record = new_record(space.id, draft, status=status, occurred_at=occurred_at, now=utcnow(), supersedes=supersedes)
     return record.model_copy(
         update={"flags": tuple(f.value for f in candidate.flags), "relation": relation, "check": check}
     )
@@ -153,7 +162,7 @@ def submit(
             events.append(_evidence_event(target, memory.actor, len(candidate.evidence)))
             submission.items.append(SubmittedItem(target, relation, "merged"))
             continue
-        record = _record(app, space, candidate, relation, occurred_at=occurred_at, source=source, scrub=scrub)
+        record = build_record(app, space, candidate, relation, occurred_at=occurred_at, source=source, scrub=scrub)
         new.append(record)
         events.append(created_event(record, memory.actor))
         if not _auto(app, candidate, relation):
@@ -174,7 +183,8 @@ def submit(
             transitions.extend(retiring)
         submission.items.append(SubmittedItem(active, relation, "approved"))
     for rejection in rejections:
-        record = _record(app, space, rejection.candidate, None, occurred_at=occurred_at, source=source, scrub=scrub)
+        candidate = rejection.candidate
+        record = build_record(app, space, candidate, None, occurred_at=occurred_at, source=source, scrub=scrub)
         record = record.model_copy(update={"flags": (*record.flags, f"validator:{rejection.rule}")})
         gone, event = transition(
             record,

@@ -15,6 +15,7 @@ from typing import Literal
 from forethought.apps.base import App
 from forethought.domain import Record, Session, Status, Turn, new_id
 from forethought.domain.candidates import Candidate, Rejection
+from forethought.domain.documents import SourceDocument
 from forethought.domain.limits import check_query, clean_text
 from forethought.domain.times import parse_time, utcnow
 from forethought.errors import NotFound
@@ -24,6 +25,7 @@ from forethought.pipeline.ask import ask
 from forethought.pipeline.brief import build_brief
 from forethought.pipeline.capture import capture_session, scrub
 from forethought.pipeline.check import MAX_DRAFT_CHARS, MAX_PATH_CHARS, check_draft
+from forethought.pipeline.documents import DocumentImport, file_documents
 from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.memorize import Memorized, memorize
 from forethought.pipeline.promote import promote_excerpt
@@ -151,6 +153,13 @@ class Pipeline:
             progress("captured")
         result = memorize(self.memory, scope, session, model=self.model, source=source, progress=progress)
         return SessionSubmission(session=session, result=result)
+
+    def file_documents(
+        self, scope: Scope, documents: Sequence[SourceDocument], *, progress: Callable[[int, int], None] | None = None
+    ) -> DocumentImport:
+        """File source documents as sessions whose proposals reach the inbox (`pipeline.documents`)."""
+        self.memory.own(scope)
+        return file_documents(self.memory, scope, documents, model=self.model, progress=progress)
 
     def promote_excerpt(
         self,

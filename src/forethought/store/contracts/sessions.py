@@ -43,6 +43,11 @@ class SessionStore(ABC):
         """How many sessions the space holds (cheap: no turn is read)."""
 
     @abstractmethod
+    def known_refs(self, space_id: str, refs: Sequence[str]) -> builtins.set[str]:
+        """Those of `refs` some session of this space was captured from (its `metadata["ref"]`: a
+        commit, an ADR, a rule file), so an import files each source document once."""
+
+    @abstractmethod
     def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
         """The person's and agent's turns of this space's sessions that contain any of `words`
         (matched as the keyword index stems them; never read as query syntax), best first.

@@ -83,6 +83,20 @@ class SQLiteSessions(SessionStore):
         rows = self._db.fetch("SELECT COUNT(*) FROM sessions WHERE space_id = ?", (space_id,))
         return int(rows[0][0])
 
+    def known_refs(self, space_id: str, refs: Sequence[str]) -> builtins.set[str]:
+        found: builtins.set[str] = set()
+        wanted = list(dict.fromkeys(refs))
+        for start in range(0, len(wanted), 500):  # SQLite's bound on parameters, with room to spare
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._db.fetch(
+                f"SELECT json_extract(metadata, '$.ref') FROM sessions WHERE space_id = ? "
+                f"AND json_extract(metadata, '$.ref') IN ({marks})",
+                [space_id, *chunk],
+            )
+            found.update(r[0] for r in rows)
+        return found
+
     def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
         wanted = [w for w in dict.fromkeys(words) if w.strip()]
         if not wanted or limit < 1:
