@@ -318,10 +318,10 @@ class Forethought:
         return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths, max_excerpts=max_excerpts)
 
     def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None,
-              path: str | None = None) -> CheckReport:  # fmt: skip
+              path: str | None = None, diff: bool = False) -> CheckReport:  # fmt: skip
         """Violations of memory in `draft` (deterministic checks, and the judge with a model); `path`,
-        the file the draft is for, keeps rules about other files off it."""
-        return self.pipeline.check(scope, draft, records=records, path=path)
+        the file the draft is for, keeps rules about other files off it; `diff`: a unified diff."""
+        return self.pipeline.check(scope, draft, records=records, path=path, diff=diff)
 
     def ask(self, scope: Scope, question: str) -> Answer:
         """An answer drawn only from memory, citing the records it relies on."""

@@ -17,7 +17,7 @@ from forethought.errors import BackendError, Conflict, InvalidInput, NotFound, S
 from forethought.mcp_server import Caller, build_server
 from forethought.mcp_server.errors import error_message
 from forethought.mcp_server.http import caller_from_request
-from forethought.mcp_server.rulebook import build_rulebook
+from forethought.projects.rulebook import build_rulebook, render
 from tests.mcp.conftest import run, text
 
 
@@ -129,9 +129,10 @@ def test_the_rulebook_groups_current_records_by_kind_then_area(memory: Forethoug
     memory.supersede(key, old.id, "Releases ship on Thursday.")
     memory.retain(key, "A candidate, not a rule.", kind="decision", status=Status.CANDIDATE)
     book = build_rulebook(memory, key)
-    headings = [line for line in book.markdown.splitlines() if line.startswith("#")]
+    markdown = render(book)
+    headings = [line for line in markdown.splitlines() if line.startswith("#")]
     assert headings == [
-        "# Rulebook: tillpoint (project)",
+        "# Rulebook: tillpoint",
         "## Decision (2)",
         "### db",
         "### deploy",
@@ -141,8 +142,8 @@ def test_the_rulebook_groups_current_records_by_kind_then_area(memory: Forethoug
         "## Deployment (1)",
         "### general",
     ]
-    assert "Thursday" in book.markdown and "Tuesday" not in book.markdown and "candidate" not in book.markdown
-    assert all(f"`{r.handle}`" in book.markdown for r in book.rules) and book.truncated is False
+    assert "Thursday" in markdown and "Tuesday" not in markdown and "candidate" not in markdown
+    assert all(f"`{r.handle}`" in markdown for r in book.rules) and book.truncated is False
 
 
 def test_the_mcp_front_end_never_touches_a_store_backend() -> None:

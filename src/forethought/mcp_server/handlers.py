@@ -26,13 +26,15 @@ from forethought.mcp_server.results import (
     RecallResult,
     RejectedOut,
     RulebookResult,
+    RuleOut,
     SubmitResult,
     SubmittedOut,
     UsedOut,
     ViolationOut,
 )
-from forethought.mcp_server.rulebook import build_rulebook
 from forethought.pipeline.review import SubmittedItem
+from forethought.projects.rulebook import area_of, build_rulebook
+from forethought.projects.rulebook import render as render_rulebook
 
 __all__ = ["Call", "Caller", "Defaults", "ask", "brief", "check", "recall", "resolve", "rulebook", "submit_session"]
 
@@ -173,7 +175,12 @@ def ask(call: Call, args: AskArgs) -> tuple[AskResult, str]:
 
 def rulebook(call: Call, args: RulebookArgs) -> tuple[RulebookResult, str]:
     book = build_rulebook(call.memory, call.scope)
-    result = RulebookResult(**call.labels(), markdown=book.markdown, rules=book.rules, truncated=book.truncated)
+    rules = [
+        RuleOut(handle=r.handle, id=r.id, kind=r.kind, statement=r.statement, area=area_of(r),
+                since=format_time(r.occurred_at)[:10])
+        for areas in book.grouped().values() for records in areas.values() for r in records
+    ]  # fmt: skip
+    result = RulebookResult(**call.labels(), markdown=render_rulebook(book), rules=rules, truncated=book.truncated)
     return result, result.markdown
 
 

@@ -18,8 +18,9 @@ quote a few passages of past sessions verbatim, labelled unreviewed and dated, n
    (a briefed record or another passage at least `SAME_TOPIC` similar: an amended rule's old
    wording is not quoted beside the new). A turn holding instruction-like text (the validator's
    injection detector) is never quoted at all: an excerpt is unreviewed, so it fails closed. Nor
-   is a rule file or an ADR: each of its rules is a record already. A passage is its sentence with the next and the previous one where they fit in `MAX_CHARS`, a verbatim
-   slice of the stored, scrubbed turn.
+   is a rule file or an ADR: each of its rules is a record already. A passage is its sentence
+   with the next and the previous one where they fit in `MAX_CHARS`, a verbatim slice of the
+   stored, scrubbed turn.
 
 Calibrated on the tuning bug-fix set (`bench/tuning/bugfix-v1`): see docs/benchmarks.md.
 """

@@ -96,6 +96,8 @@ class Violation(_Frozen):
     # What kind of conflict, in words that quote no memory: traces keep this, never `message`,
     # which names the record's statement (a forgotten record must leave no text behind).
     rule: str = ""
+    path: str | None = None  # in a checked diff: the file, and the line in its new version
+    line: int | None = None
 
 
 class SkippedPattern(_Frozen):

@@ -25,6 +25,7 @@ from forethought.pipeline.ask import ask
 from forethought.pipeline.brief import build_brief
 from forethought.pipeline.capture import capture_session, scrub
 from forethought.pipeline.check import MAX_DRAFT_CHARS, MAX_PATH_CHARS, check_draft
+from forethought.pipeline.diffs import check_diff
 from forethought.pipeline.documents import DocumentImport, file_documents
 from forethought.pipeline.extract import extract_candidates
 from forethought.pipeline.memorize import Memorized, memorize
@@ -105,9 +106,19 @@ class Pipeline:
         )  # fmt: skip
 
     def check(
-        self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None, path: str | None = None
+        self,
+        scope: Scope,
+        draft: str,
+        *,
+        records: Sequence[Record] | None = None,
+        path: str | None = None,
+        diff: bool = False,
     ) -> CheckReport:
+        """A draft's violations of memory; with `diff`, the lines a unified diff adds, file by file."""
         self.memory.own(scope)
+        if diff:
+            return check_diff(self.memory, scope, clean_text(draft, field="diff", limit=4 * MAX_DRAFT_CHARS),
+                              model=self.model)  # fmt: skip
         text = clean_text(draft, field="draft", limit=MAX_DRAFT_CHARS)
         where = clean_text(path, field="path", limit=MAX_PATH_CHARS) if path is not None else None
         return check_draft(self.memory, scope, text, records=records, model=self.model, path=where)
