@@ -32,6 +32,7 @@ from forethought.apps.project.sources.git_messages import MAX_MESSAGE_CHARS, rea
         ("", "empty message"),
         ("Signed-off-by: Ada Lovelace <ada@example.org>", "empty message"),
         ('Revert "Use the new cache"', "revert names no commit"),
+        ("revert: let us never again speak of the noodle incident", "revert names no commit"),
     ],
 )
 def test_noise_is_named(subject: str, reason: str) -> None:

@@ -200,6 +200,17 @@ def test_an_abbreviated_reverted_hash_resolves_to_the_full_one(repo: Repo) -> No
     assert [i.target_ref for i in only.items] == [f"git:{decision}"]
 
 
+def test_a_revert_of_several_commits_retracts_each_once(repo: Repo) -> None:
+    one = repo.commit("Queue emails through the worker", files={"mail.py": "queue = True\n"})
+    two = repo.commit("Send receipts as PDF", files={"pdf.py": "pdf = True\n"})
+    body = f"This reverts commit {one}.\n\nThis reverts commit {two[:9]}.\n\nThis reverts commit {one[:7]}.\n"
+    repo.commit('Revert "the mail changes"\n\n' + body)
+    doc = read_git_log(repo.path).documents[-1]
+    assert [i.target_ref for i in doc.items] == [f"git:{one}", f"git:{two}"]
+    assert [i.quote for i in doc.items] == [f"This reverts commit {one}.", f"This reverts commit {two[:9]}."]
+    assert doc.metadata["reverts"] == [one, two]
+
+
 def test_a_revert_of_a_commit_that_does_not_exist_is_skipped(repo: Repo) -> None:
     gone = repo.commit('Revert "Something"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.\n')
     assert read_git_log(repo.path).skipped == [(gone[:12], "revert of a commit not in the repository")]
@@ -215,11 +226,13 @@ def test_trailers_go_and_no_email_address_is_returned(repo: Repo) -> None:
         "Cc: ops@example.com\n"
         "Change-Id: I8a7f5c3e2b1d0a9f8e7d6c5b4a3f2e1d0c9b8a7f\n"
     )
-    result = read_git_log(repo.path)
-    [doc] = result.documents
+    doc = read_git_log(repo.path).documents[0]
     assert doc.turns[0].text == (
         "One connection pool per process.\n\nPools per request exhausted the server's connection limit."
     )
+    repo.commit("Pin the base image by digest", config=("user.name=grace@example.net",))
+    result = read_git_log(repo.path)
+    assert result.documents[1].turns[0].speaker == "grace"
     everything = repr(result)
     assert "@example" not in everything and "Change-Id" not in everything
     assert EMAIL not in everything

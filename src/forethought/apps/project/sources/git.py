@@ -44,6 +44,7 @@ SHORT = 12  # characters of a short hash
 MAX_TITLE = 200
 _FORMAT = "%H%x00%P%x00%an%x00%aI%x00%B"  # NUL-separated: git prints no NUL inside a message
 _FULL_HASH = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
+_EMAIL = re.compile(r"<?[^\s@<>]+@[^\s@<>]+>?")
 
 
 @dataclass(frozen=True)
@@ -112,9 +113,10 @@ def _since(since: datetime) -> str:
         raise InvalidInput(f"since must be a datetime, not {type(since).__name__}")
     if since.tzinfo is None or since.utcoffset() is None:
         raise InvalidInput("since must carry a time zone (a naive datetime is ambiguous)")
-    if since.year < 1970:
-        raise InvalidInput(f"since must be 1970 or later, not {since.year}")
-    return since.astimezone(UTC).isoformat(timespec="seconds")
+    utc = since.astimezone(UTC)
+    if utc.year < 1970:
+        raise InvalidInput(f"since must be 1970 or later, not {utc.year}")
+    return utc.isoformat(timespec="seconds")
 
 
 def _parse(out: bytes) -> list[_Commit]:
@@ -214,15 +216,17 @@ def _document(commit: _Commit, message: Message, targets: dict[str, str]) -> Sou
             metadata[key] = value
     if message.breaking:
         metadata["breaking"] = True
+    reverted: dict[str, str] = {}  # full hash -> the first line naming it
+    for revert in message.reverts:
+        if revert.commit in targets:
+            reverted.setdefault(targets[revert.commit], revert.quote)
     items = tuple(
-        SourceItem(quote=r.quote, action=ItemAction.RETRACT, target_ref=f"git:{targets[r.commit]}")
-        for r in message.reverts
-        if r.commit in targets
+        SourceItem(quote=quote, action=ItemAction.RETRACT, target_ref=f"git:{full}") for full, quote in reverted.items()
     )
-    if items:
-        metadata["reverts"] = [item.target_ref.removeprefix("git:") for item in items if item.target_ref]
+    if reverted:
+        metadata["reverts"] = list(reverted)
     turn = Turn(
-        index=0, role=Role.USER, speaker=commit.author or None, text=message.text, occurred_at=commit.author_date
+        index=0, role=Role.USER, speaker=_speaker(commit.author), text=message.text, occurred_at=commit.author_date
     )
     return SourceDocument(
         ref=f"git:{commit.hash}",
@@ -234,3 +238,9 @@ def _document(commit: _Commit, message: Message, targets: dict[str, str]) -> Sou
         extract=not message.reverts,
         metadata=metadata,
     )
+
+
+def _speaker(name: str) -> str | None:
+    """The author's name; when the name is an e-mail address (it happens), only its local part."""
+    name = name.strip()
+    return (name.partition("@")[0].lstrip("<") if _EMAIL.fullmatch(name) else name) or None

@@ -143,6 +143,8 @@ def _noise(rest: str, kind: str | None, area: str | None) -> str | None:
         return "version bump or release"
     if kind == "style":  # conventional commits: changes that do not affect the meaning of the code
         return "formatting or typo only"
+    if kind == "revert":  # `revert: ...` without git's "This reverts commit" line
+        return "revert names no commit"
     for reason, pattern in _NOISE:
         if pattern.search(rest):
             return reason
