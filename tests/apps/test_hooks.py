@@ -135,7 +135,7 @@ def test_the_career_application_is_identified_by_company_and_role() -> None:
 # -- demo ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "count"), [("career", 5), ("generic", 1), ("project", 3), ("support", 3)])
+@pytest.mark.parametrize(("name", "count"), [("career", 5), ("generic", 1), ("project", 17), ("support", 3)])
 def test_each_apps_demo_memories_are_of_its_own_kinds(name: str, count: int) -> None:
     app = registry().app(name)
     memories = app.demo().memories
@@ -180,12 +180,12 @@ def with_garden(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_serve_demo_seeds_every_apps_demo_hook_once(memory: Forethought, with_garden: None) -> None:
-    assert seed_demo(memory) == 13 and seed_demo(memory) == 0
+    assert seed_demo(memory) == 13 + 14 + 7 and seed_demo(memory) == 0  # memories, then documents' records
     spaces = memory.list_spaces(DEMO_WORKSPACE)
     # Built-ins in the order they were always seeded, then the plugin's app.
     assert [(s.key.subject_type, s.key.subject_id) for s in spaces] == [
-        ("student", "maya"), ("customer", "acme-corp"), ("project", "tillpoint"), ("generic", "me"),
-        ("garden", "plot-7"),
+        ("student", "maya"), ("customer", "acme-corp"), ("project", "tillpoint"), ("project", "storefront"),
+        ("project", "storefront-legacy"), ("generic", "me"), ("garden", "plot-7"),
     ]  # fmt: skip
 
 

@@ -37,7 +37,11 @@ def test_serve_demo_seeds_once_and_keeps_its_key(tmp_path: Path) -> None:
         assert key_file.read_text("utf-8").strip() == key  # still valid, so reused
         assert httpx.get(f"{url}/ready").json()["store"]["records"] == first  # seeding is idempotent
         again = httpx.get(f"{url}/v1/apps/project/subjects", headers={"Authorization": f"Bearer {key}"})
-        assert [s["subject_id"] for s in again.json()["items"]] == ["tillpoint"]
+        assert sorted(s["subject_id"] for s in again.json()["items"]) == [
+            "storefront",
+            "storefront-legacy",
+            "tillpoint",
+        ]
 
 
 def test_serve_without_demo_has_no_demo_key_and_stops_on_sigterm(tmp_path: Path) -> None:

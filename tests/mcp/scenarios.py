@@ -32,6 +32,11 @@ async def every_tool(client: Client, seeded: Seed) -> None:
     assert "ERROR" in text(check) and "heuristic mode" in text(check)
     clean = await client.call_tool("forethought_check", {"content": "import { format } from 'date-fns'", **project})
     assert clean.structured_content["clean"] is True and not clean.structured_content["violations"]
+    diff = "--- a/src/ui/d.ts\n+++ b/src/ui/d.ts\n@@ -4,1 +4,2 @@\n-import old from 'moment'\n"
+    diff += " import x from 'y'\n+import moment from 'moment'\n"
+    in_diff = await client.call_tool("forethought_check", {"content": diff, **project})  # detected as a diff
+    (found,) = in_diff.structured_content["violations"]
+    assert (found["path"], found["line"]) == ("src/ui/d.ts", 5) and "at src/ui/d.ts:5" in text(in_diff)
 
     transcript = (
         "User: We decided to use Stripe webhooks for payment confirmation; never poll the Stripe API.\n"
@@ -73,6 +78,8 @@ async def every_tool(client: Client, seeded: Seed) -> None:
     assert markdown == text(book) and "## Decision (1)" in markdown and "### frontend" in markdown
     assert f"`{seeded.moment_handle}`" in markdown and book.structured_content["truncated"] is False
     assert "Stripe" not in markdown  # a pending candidate is not a rule yet
+    agents = await client.call_tool("forethought_rulebook", {"format": "agents", **project})
+    assert text(agents).startswith("# AGENTS.md") and "- Never use moment.js" in text(agents)
 
     recall = await client.call_tool("forethought_recall", {"query": "refresh tokens cookies", "k": 2, **project})
     hits = recall.structured_content["hits"]

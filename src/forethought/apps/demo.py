@@ -11,8 +11,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from forethought.domain import CheckPatterns
+from forethought.domain.documents import SourceDocument
 
-__all__ = ["Demo", "DemoMemory", "DemoSession"]
+__all__ = ["Demo", "DemoDocument", "DemoMemory", "DemoSession"]
 
 
 class DemoMemory(BaseModel):
@@ -31,6 +32,17 @@ class DemoMemory(BaseModel):
     check: CheckPatterns | None = None
 
 
+class DemoDocument(BaseModel):
+    """A source document to file in `subject`'s space (an ADR, a commit, a session), once by its
+    ref; with `approve`, what it proposes is approved as the team's, else it waits in the inbox."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    document: SourceDocument
+    approve: bool = True
+
+
 class DemoSession(BaseModel):
     """A conversation to submit, then a task to brief, a draft to check and a question to ask."""
 
@@ -45,10 +57,12 @@ class DemoSession(BaseModel):
 
 
 class Demo(BaseModel):
-    """An app's demo: `memories` seed the demo workspace; `tour` and `session` drive the tour."""
+    """An app's demo: `memories` and `documents` seed the demo workspace; `tour` and `session`
+    drive the tour."""
 
     model_config = ConfigDict(frozen=True)
 
     memories: tuple[DemoMemory, ...] = ()
+    documents: tuple[DemoDocument, ...] = ()
     tour: tuple[DemoMemory, ...] = ()
     session: DemoSession | None = None

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from forethought.cli import core, keys, mcp, pipeline, serve
+from forethought.cli import core, keys, mcp, pipeline, project, serve
 from forethought.cli.context import Context, Output
 from forethought.cli.demo import run_demo
 from forethought.cli.doctor import doctor
@@ -35,6 +35,7 @@ COMMANDS: dict[str, Callable[[Context], Output]] = {
     **pipeline.COMMANDS,
     "doctor": doctor,
     "keys": keys.keys,
+    "project": project.project,
     "serve": serve.serve,
 }
 
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     core.register(add)
     pipeline.register(add)
     keys.register(add)
+    project.register(add)
     serve.register(add)
     mcp.register(add)
     for name, help_text in (

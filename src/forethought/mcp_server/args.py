@@ -85,6 +85,13 @@ class CheckArgs(ToolArgs):
     path: FilePath | None = Field(
         default=None, description="The file the content is for (keeps other files' rules off it)."
     )
+    diff: bool | None = Field(
+        default=None,
+        description=(
+            "True: content is a unified diff (only added lines are checked, each file with its path and "
+            "line numbers); false: plain content; omitted: detected."
+        ),
+    )
 
 
 class SubmitArgs(ToolArgs):
@@ -123,7 +130,13 @@ class AskArgs(ToolArgs):
 
 
 class RulebookArgs(ToolArgs):
-    pass
+    format: Literal["md", "agents", "claude", "cursor"] = Field(
+        default="md",
+        description=(
+            "md: grouped by kind and area, with handles; agents, claude, cursor: the content of an "
+            "AGENTS.md, CLAUDE.md or .cursorrules file"
+        ),
+    )
 
 
 class RecallArgs(ToolArgs):

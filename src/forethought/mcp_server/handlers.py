@@ -32,6 +32,7 @@ from forethought.mcp_server.results import (
     UsedOut,
     ViolationOut,
 )
+from forethought.pipeline.diffs import looks_like_diff
 from forethought.pipeline.review import SubmittedItem
 from forethought.projects.rulebook import area_of, build_rulebook
 from forethought.projects.rulebook import render as render_rulebook
@@ -105,7 +106,8 @@ def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
 
 
 def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
-    report = call.memory.check(call.scope, args.content, path=args.path)
+    is_diff = looks_like_diff(args.content) if args.diff is None else args.diff
+    report = call.memory.check(call.scope, args.content, path=None if is_diff else args.path, diff=is_diff)
     result = CheckResult(
         **call.labels(),
         **call.modes(report.mode, report.degraded),
@@ -119,6 +121,8 @@ def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
                 message=v.message,
                 fix=v.suggestion,
                 source=v.source,
+                path=v.path,
+                line=v.line,
             )
             for v in report.violations
         ],
@@ -180,7 +184,9 @@ def rulebook(call: Call, args: RulebookArgs) -> tuple[RulebookResult, str]:
                 since=format_time(r.occurred_at)[:10])
         for areas in book.grouped().values() for records in areas.values() for r in records
     ]  # fmt: skip
-    result = RulebookResult(**call.labels(), markdown=render_rulebook(book), rules=rules, truncated=book.truncated)
+    result = RulebookResult(
+        **call.labels(), markdown=render_rulebook(book, args.format), rules=rules, truncated=book.truncated
+    )
     return result, result.markdown
 
 

@@ -45,6 +45,8 @@ def check(r: CheckResult) -> str:
         ]
         for v in r.violations:
             lines.append(f"{v.severity.upper()} [{v.handle}] {v.message}")
+            if v.path:
+                lines.append(f"  at {v.path}" + (f":{v.line}" if v.line else ""))
             if v.excerpt:
                 lines.append(f"  excerpt: {v.excerpt!r}")
             lines.append(f"  fix: {v.fix}")

@@ -92,6 +92,8 @@ class ViolationOut(_Out):
     message: str
     fix: str
     source: str = Field(description="'pattern', 'value', 'action', 'policy' or 'judge'")
+    path: str | None = Field(default=None, description="In a diff: the file the offending line is in")
+    line: int | None = Field(default=None, description="In a diff: its line number in the new version")
 
 
 class CheckResult(_Moded):

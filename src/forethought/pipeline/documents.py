@@ -188,7 +188,7 @@ def _kind_of(app: App, session: Session, item: SourceItem) -> str:
     turn = session.turns[item.turn_index] if 0 <= item.turn_index < len(session.turns) else session.turns[0]
     view = session.model_copy(update={"turns": (turn.model_copy(update={"text": item.quote}),)})
     found = app.extract(view)
-    return found[0].kind if found else ("decision" if "decision" in app.kinds else next(iter(app.kinds)))
+    return found[0].kind if found else next(iter(app.kinds))  # the app's first kind is its broadest
 
 
 def _history(

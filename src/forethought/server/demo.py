@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 
 from forethought.apps.base import App
-from forethought.apps.demo import DemoMemory
+from forethought.apps.demo import DemoDocument, DemoMemory
+from forethought.domain import RelationLabel
 from forethought.facade import Forethought
 from forethought.plugins import registry
 
@@ -35,7 +36,8 @@ def demo_memories() -> list[tuple[App, DemoMemory]]:
 
 
 def seed_demo(memory: Forethought) -> int:
-    """Retain the demo memories that are missing; returns how many were created."""
+    """Retain the demo memories and file the demo documents that are missing (approving what a
+    document marked `approve` proposes); returns how many records were created."""
     created = 0
     for app, item in demo_memories():
         done = memory.retain(
@@ -50,7 +52,7 @@ def seed_demo(memory: Forethought) -> int:
             check=item.check,
         )
         created += done.created
-    return created
+    return created + _seed_documents(memory)
 
 
 def key_file(db: str | Path) -> Path:
@@ -76,3 +78,28 @@ def demo_key(memory: Forethought, db: str | Path) -> str:
     finally:
         os.close(fd)
     return full
+
+
+def _seed_documents(memory: Forethought) -> int:
+    """Each subject's documents in one filing (a superseded ADR then links to its successor)."""
+    plugins = registry()
+    created = 0
+    for name in [n for n in FIRST if n in plugins.names("app")] + sorted(set(plugins.names("app")) - set(FIRST)):
+        app = plugins.app(name)
+        by_subject: dict[str, list[DemoDocument]] = {}
+        for item in app.demo().documents:
+            by_subject.setdefault(item.subject, []).append(item)
+        for subject, items in by_subject.items():
+            scope = memory.scope(app, subject, workspace=DEMO_WORKSPACE)
+            filed = memory.file_documents(scope, [item.document for item in items])
+            approve = {item.document.ref for item in items if item.approve}
+            for document in filed.documents:
+                created += len(document.history)
+                for entry in document.submission.items if document.submission else ():
+                    created += entry.outcome == "pending"
+                    if entry.outcome != "pending" or document.ref not in approve or entry.record.flags:
+                        continue  # flagged text waits for a person, demo or not
+                    conflicting = entry.relation.label is RelationLabel.CONFLICTS
+                    memory.approve(scope, entry.record.id, reason="demo data: the team's own record",
+                                   conflict="keep_both" if conflicting else None)  # fmt: skip
+    return created

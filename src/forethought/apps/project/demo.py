@@ -4,6 +4,7 @@ the `forethought demo` tour retains, and the coding session it submits, briefs, 
 from __future__ import annotations
 
 from forethought.apps.demo import Demo, DemoMemory, DemoSession
+from forethought.apps.project.demo_store import STORE_DOCUMENTS, STORE_MEMORIES
 from forethought.domain import CheckPatterns
 
 __all__ = ["DEMO"]
@@ -50,7 +51,9 @@ DEMO = Demo(
             attributes={"rule": "refresh tokens only in httpOnly cookies", "area": "auth"},
             tags=("auth",),
         ),
+        *STORE_MEMORIES,
     ),
+    documents=STORE_DOCUMENTS,
     tour=(
         DemoMemory(
             subject="tillpoint",

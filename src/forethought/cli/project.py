@@ -1,0 +1,216 @@
+"""`forethought project ...`: project memory for coding agents, one command per job.
+
+create, import (transcript, rule file, ADR folder), import-git, brief, check (content or a unified
+diff), rulebook (Markdown, AGENTS.md, CLAUDE.md or .cursorrules; dated snapshots and changes),
+eval (brief precision, recall and forbidden-rule rate over a task file). Every action takes
+`--project P` (the project's space) and `--json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from forethought.cli import pipeline as chat_commands
+from forethought.cli.context import Context, Output, read_file_arg
+from forethought.cli.render import record_json
+from forethought.domain.limits import check_speaker
+from forethought.domain.times import format_time, parse_time
+from forethought.pipeline.diffs import looks_like_diff
+from forethought.pipeline.documents import DocumentImport
+from forethought.projects.evaluation import evaluate, read_tasks
+from forethought.projects.imports import FORMATS, ProjectImport, import_git, import_path
+from forethought.projects.rulebook import FORMATS as BOOK_FORMATS
+from forethought.projects.rulebook import build_rulebook, changes, render
+
+__all__ = ["project", "register"]
+
+Add = Callable[..., argparse.ArgumentParser]
+
+
+def project(ctx: Context) -> Output:
+    return _ACTIONS[ctx.args.action](ctx)
+
+
+def _create(ctx: Context) -> Output:
+    memory = ctx.memory(create=True)
+    space = memory.space(ctx.scope)
+    return Output({"project": ctx.args.space, "space": space.id}, f"project {ctx.args.space} ready ({space.id[:12]})")
+
+
+def _import(ctx: Context) -> Output:
+    a = ctx.args
+    human = None if a.human is None else check_speaker(a.human, field="--human")
+    memory = ctx.memory(create=True)
+    memory.model = ctx.model()
+    return _imported(import_path(memory, ctx.scope, Path(a.path), fmt=a.format, human=human))
+
+
+def _import_git(ctx: Context) -> Output:
+    a = ctx.args
+    since = None if a.since is None else parse_time(a.since, field="--since")
+    memory = ctx.memory(create=True)
+    memory.model = ctx.model()
+    return _imported(import_git(memory, ctx.scope, Path(a.repo), since=since, environ=os.environ))
+
+
+def _imported(result: ProjectImport) -> Output:
+    data: dict[str, Any] = {"what": result.what, "skipped": [{"what": w, "why": y} for w, y in result.skipped]}
+    lines: list[str] = []
+    if result.session is not None:
+        s = result.session
+        sub = s.result.submission
+        data.update(
+            {"session": s.session.id, "mode": s.result.mode, "pending": [record_json(i.record) for i in sub.items]}
+        )
+        lines.append(f"session {s.session.id}: {len(s.session.turns)} turns, extractor {s.result.mode}")
+        lines += [f"  {i.outcome:<8} {i.record.handle}  {i.record.kind:<18} {i.record.statement}" for i in sub.items]
+        lines += [f"  rejected {r.candidate.kind:<18} {r.rule}: {r.reason}" for r in sub.rejected]
+    if result.documents is not None:
+        docs_data, doc_lines = _documents(result.documents)
+        data.update(docs_data)
+        lines += doc_lines
+    if result.truncated:
+        lines.append("(the history was longer than one import reads: import the rest with --since)")
+    lines += [f"  skipped  {what}: {why}" for what, why in result.skipped]
+    return Output(data, "\n".join(lines))
+
+
+def _documents(result: DocumentImport) -> tuple[dict[str, Any], list[str]]:
+    pending = result.records("pending")
+    counts = {o: result.count(o) for o in ("filed", "history", "known", "skipped")}
+    data = {
+        "counts": counts,
+        "documents": [{"ref": d.ref, "outcome": d.outcome, "reason": d.reason, "session": d.session_id}
+                      for d in result.documents],
+        "pending": [record_json(r) for r in pending],
+        "history": [record_json(r) for d in result.documents for r in d.history],
+        "rejected": [{"rule": r.rule, "reason": r.reason, "statement": r.candidate.statement}
+                     for r in result.rejected()],
+        "reverted": [record_json(r) for r in result.reverted],
+        "retractions": [{"record": record_json(r.record), "by": r.by_ref, "reason": r.reason}
+                        for r in result.retractions],
+    }  # fmt: skip
+    lines = [
+        f"{counts['filed']} filed, {counts['history']} as history, {counts['known']} already imported, "
+        f"{counts['skipped']} skipped; {len(pending)} candidate(s) in the inbox"
+    ]
+    lines += [f"  pending  {r.handle}  {r.kind:<18} {r.statement}" for r in pending]
+    for d in result.documents:
+        lines += [f"  history  {r.handle}  {r.status.value:<10} {r.statement}" for r in d.history]
+        if d.outcome == "skipped":
+            lines.append(f"  skipped  {d.title}: {d.reason}")
+    lines += [f"  rejected {r.candidate.kind:<18} {r.rule}: {r.reason}" for r in result.rejected()]
+    lines += [f"  reverted {r.handle}  (its commit was reverted; the candidate is rejected)" for r in result.reverted]
+    lines += [
+        f"  retract? {r.record.handle}  {r.reason}: confirm with "
+        f"forethought retract --app project --space SPACE {r.record.handle} --why 'reverted'"
+        for r in result.retractions
+    ]
+    return data, lines
+
+
+def _check(ctx: Context) -> Output:
+    a = ctx.args
+    text = read_file_arg(a.file, field_name="draft")
+    is_diff = a.diff or (not a.content and looks_like_diff(text))
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    path = None if is_diff else a.path or (None if a.file == "-" else a.file)
+    report = memory.check(ctx.scope, text, path=path, diff=is_diff)
+    pad = " " * 9
+    lines = [
+        f"{v.severity.upper():<8} [{v.handle}] {v.message}"
+        + (f"\n{pad}at {v.path}:{v.line}" if v.path and v.line else f"\n{pad}in {v.path}" if v.path else "")
+        + f"\n{pad}line: {v.excerpt!r}\n{pad}fix: {v.suggestion}"
+        for v in report.violations
+    ] or ["clean: nothing in the " + ("diff's added lines" if is_diff else "draft") + " goes against memory"]
+    lines.append(f"-- {report.records_checked} records checked, mode {report.mode}"
+                 + (f" ({report.degraded})" if report.degraded else ""))  # fmt: skip
+    return Output(report.model_dump(mode="json"), "\n".join(lines), code=1 if report.violations else 0)
+
+
+def _rulebook(ctx: Context) -> Output:
+    a = ctx.args
+    memory = ctx.memory()
+    as_of = None if a.as_of is None else parse_time(a.as_of, field="--as-of")
+    if a.changes_since is not None:
+        since = parse_time(a.changes_since, field="--changes-since")
+        found = changes(memory, ctx.scope, since, as_of)
+        listed = [{"what": c.what, "at": format_time(c.at), "record": record_json(c.record),
+                 "replaced_by": c.replaced_by.handle if c.replaced_by else None} for c in found]  # fmt: skip
+        lines = [
+            f"{format_time(c.at)[:10]}  {c.what:<10} {c.record.handle}  {c.record.statement}"
+            + (f"  → {c.replaced_by.handle}" if c.replaced_by else "")
+            for c in found
+        ]
+        return Output(listed, "\n".join(lines) or "nothing changed in that time")
+    book = build_rulebook(memory, ctx.scope, as_of=as_of)
+    text = render(book, a.format)
+    data = {
+        "format": a.format,
+        "text": text,
+        "rules": [record_json(r) for r in book.rules],
+        "truncated": book.truncated,
+    }
+    return Output(data, text)
+
+
+def _eval(ctx: Context) -> Output:
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    report = evaluate(memory, ctx.scope, read_tasks(read_file_arg(ctx.args.tasks, field_name="tasks")))
+    return Output(report.as_json(), report.text())
+
+
+_ACTIONS: dict[str, Callable[[Context], Output]] = {
+    "create": _create,
+    "import": _import,
+    "import-git": _import_git,
+    "brief": chat_commands.brief,
+    "check": _check,
+    "rulebook": _rulebook,
+    "eval": _eval,
+}
+
+
+def register(add: Add) -> None:
+    p = add("project", "project memory for coding agents: import, brief, check, rulebook, eval", group=True)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
+    actions.required = True
+
+    def action(name: str, help_text: str) -> argparse.ArgumentParser:
+        q = add(name, help_text, space=False, parent=actions)
+        q.add_argument("--project", required=True, dest="space", metavar="P", help="the project (its memory space)")
+        q.set_defaults(app="project")
+        return q
+
+    action("create", "create a project (its memory space)")
+    q = action("import", "import a transcript, a rule file (AGENTS.md, .cursorrules...) or an ADR folder")
+    q.add_argument("path", metavar="PATH")
+    q.add_argument("--format", default="auto", choices=FORMATS, help="what PATH holds (default: detected)")
+    q.add_argument("--human", metavar="NAME", help="in a plain-text chat between named speakers: the person")
+    q = action("import-git", "propose the decisions stated in a repository's commit messages")
+    q.add_argument("--repo", default=".", metavar="PATH", help="the repository (default: the current folder)")
+    q.add_argument("--since", metavar="DATE", help="only commits after this date (e.g. 2024-01-01)")
+    q = action("brief", "the rules that apply to a task (at most --limit), and why the rest do not")
+    q.add_argument("--limit", type=int, default=5)
+    q.add_argument("--path", action="append", default=[], dest="paths", help="a file the task touches")
+    q.add_argument("--excerpts", type=int, default=3, choices=range(0, 11), metavar="N",
+                   help="past-session excerpts allowed in the room the rules leave (default 3; 0: none)")  # fmt: skip
+    q.add_argument("task", metavar="TASK")
+    q = action("check", "check a draft or a unified diff against the rules (exit 1 on violations)")
+    q.add_argument("--file", required=True, metavar="DRAFT_OR_DIFF", help="'-' reads standard input")
+    q.add_argument("--path", metavar="FILE", help="the file a draft is for (a diff names its own files)")
+    kind = q.add_mutually_exclusive_group()
+    kind.add_argument("--diff", action="store_true", help="read --file as a unified diff (default: detected)")
+    kind.add_argument("--content", action="store_true", help="read --file as content even if it looks like a diff")
+    q = action("rulebook", "the rules in force, grouped by kind and area (or as a rule file's content)")
+    q.add_argument("--format", default="md", choices=BOOK_FORMATS, help="md, or agents / claude / cursor content")
+    q.add_argument("--as-of", metavar="DATE", help="the rules in force at that date")
+    q.add_argument("--changes-since", metavar="DATE", help="what came in and what was retired since that date")
+    q = action("eval", "brief precision, recall and forbidden-rule rate over a JSON task file")
+    q.add_argument("--tasks", required=True, metavar="FILE", help="see docs/project.md for the format")
