@@ -147,6 +147,10 @@ def test_hooks_json_runs_the_one_script_from_the_plugin_root_for_every_event() -
     mcp = json.loads((PLUGIN / ".mcp.json").read_text("utf-8"))["mcpServers"]["forethought"]
     assert mcp["command"] == "forethought" and mcp["args"][:3] == ["mcp", "--transport", "stdio"]
     assert "${FORETHOUGHT_PROJECT}" in mcp["args"]
+    market = json.loads((PLUGIN.parent / ".claude-plugin" / "marketplace.json").read_text("utf-8"))
+    assert [(PLUGIN.parent / p["source"]).resolve() for p in market["plugins"]] == [PLUGIN.resolve()]
+    skill = (PLUGIN / "skills" / "forethought" / "SKILL.md").read_text("utf-8")
+    assert skill.startswith("---\nname: forethought\ndescription: ")
 
 
 def test_session_start_says_memory_is_on_without_a_request(live: Live, bin_dir: Path, tmp_path: Path) -> None:

@@ -22,15 +22,15 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
-import urllib.error
 import urllib.parse
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+# Start-up is most of this hook's own cost: `typing`, `http.client` (for the server), `subprocess`
+# (for the CLI) and `tempfile` are imported only where they are needed, never on a follow-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_PAYLOAD_BYTES = 1 << 20  # a hook payload is a few hundred bytes; anything past 1 MiB is refused
 MAX_TRANSCRIPT_BYTES = 2 << 20  # at most the last 2 MiB of a transcript's new lines are read per filing
@@ -57,13 +57,13 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,
 _MESSAGE_TYPES = ("user", "assistant")
 
 
-@dataclass(frozen=True)
 class Config:
-    url: str | None
-    api_key: str | None
-    project: str
-    cli: str
-    state_dir: Path
+    """Where memory is (`url`, else the `cli` command), the key, the project, the state folder."""
+
+    __slots__ = ("api_key", "cli", "project", "state_dir", "url")
+
+    def __init__(self, *, url: str | None, api_key: str | None, project: str, cli: str, state_dir: Path) -> None:
+        self.url, self.api_key, self.project, self.cli, self.state_dir = url, api_key, project, cli, state_dir
 
 
 class HookError(Exception):
@@ -110,7 +110,7 @@ def load_config(environ: Any, payload: dict[str, Any]) -> Config | None:
     project = environ.get("FORETHOUGHT_PROJECT", "").strip() or Path(str(payload.get("cwd") or "")).name
     if not project:
         return None
-    state = environ.get("FORETHOUGHT_HOOK_STATE", "").strip() or tempfile.gettempdir()
+    state = environ.get("FORETHOUGHT_HOOK_STATE", "").strip() or temp_dir()
     return Config(
         url=environ.get("FORETHOUGHT_URL", "").strip().rstrip("/") or None,
         api_key=environ.get("FORETHOUGHT_API_KEY", "").strip() or None,
@@ -118,6 +118,12 @@ def load_config(environ: Any, payload: dict[str, Any]) -> Config | None:
         cli=environ.get("FORETHOUGHT_CLI", "").strip() or "forethought",
         state_dir=Path(state),
     )
+
+
+def temp_dir() -> str:
+    import tempfile
+
+    return tempfile.gettempdir()
 
 
 def handle(event: str, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
@@ -307,42 +313,47 @@ def submit(config: Config, text: str, title: str) -> None:
 
 
 def post_json(config: Config, route: str, body: bytes, timeout: float) -> dict[str, Any]:
+    import http.client
+
     assert config.url is not None
+    parts = urllib.parse.urlsplit(config.url)
     subject = urllib.parse.quote(config.project, safe="")
-    url = f"{config.url}/v1/apps/{PROJECT_APP}/subjects/{subject}/{route}"
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    target = f"{parts.path}/v1/apps/{PROJECT_APP}/subjects/{subject}/{route}"
+    headers = {"Content-Type": "application/json", "Accept": "application/json", "Connection": "close"}
     if config.api_key:
         headers["Authorization"] = f"Bearer {config.api_key}"
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    connection = kind(parts.netloc, timeout=timeout)
     try:
-        with opener(config.url).open(request, timeout=timeout) as response:
-            return parse_reply(response.read(MAX_RESPONSE_BYTES))
-    except urllib.error.HTTPError as exc:  # a 4xx will not change when sent again; a 5xx may
-        message = f"{route}: HTTP {exc.code} from the server: {error_message(exc)}"
-        raise HookError(message, delivered=exc.code < 500) from None
-    except urllib.error.URLError as exc:  # raised while connecting or sending: the server has nothing
-        raise HookError(f"{route}: Forethought server at {config.url} not reachable ({exc.reason})") from None
-    except OSError as exc:  # sent, but no answer in time: the server may still be working on it
-        message = f"{route}: no answer from {config.url} within {timeout:g} s ({exc})"
-        raise HookError(message, delivered=True) from None
+        try:
+            connection.request("POST", target, body=body, headers=headers)
+        except OSError as exc:  # while connecting or sending: the server has nothing
+            raise HookError(f"{route}: Forethought server at {config.url} not reachable ({exc})") from None
+        try:
+            response = connection.getresponse()
+            data = response.read(MAX_RESPONSE_BYTES)
+        except OSError as exc:  # sent, but no answer in time: the server may still be working on it
+            raise HookError(
+                f"{route}: no answer from {config.url} within {timeout:g} s ({exc})", delivered=True
+            ) from None
+    finally:
+        connection.close()
+    if response.status >= 400:  # a 4xx will not change when sent again; a 5xx may
+        message = f"{route}: HTTP {response.status} from the server: {error_message(data)}"
+        raise HookError(message, delivered=response.status < 500)
+    return parse_reply(data)
 
 
-def opener(url: str) -> urllib.request.OpenerDirector:
-    # A proxy from the environment is bypassed for the loopback server (and not even looked up).
-    host = urllib.parse.urlsplit(url).hostname or ""
-    if host in ("127.0.0.1", "localhost", "::1"):
-        return urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    return urllib.request.build_opener()
-
-
-def error_message(exc: urllib.error.HTTPError) -> str:
+def error_message(data: bytes) -> str:
     try:
-        return str(json.loads(exc.read(64_000))["error"]["message"])
+        return str(json.loads(data)["error"]["message"])
     except Exception:
-        return exc.reason if isinstance(exc.reason, str) else "no message"
+        return "no message"
 
 
 def run_cli(config: Config, args: list[str], stdin: bytes, timeout: float) -> dict[str, Any]:
+    import subprocess
+
     try:
         done = subprocess.run([config.cli, *args], input=stdin, capture_output=True, timeout=timeout, check=False)
     except FileNotFoundError:
