@@ -4,6 +4,7 @@ CLAUDE_PLUGIN_ROOT set, `python3` on PATH) on recorded hook payloads, against a 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import socket
@@ -284,3 +285,48 @@ def test_without_a_url_the_local_cli_briefs_and_files(bin_dir: Path, tmp_path: P
     with Forethought.open(db, embedder="hashing") as memory:
         sessions = memory.list_sessions(memory.scope("project", PROJECT, workspace=WORKSPACE), limit=10)
     assert [(s.title, len(s.turns)) for s in sessions] == [("claude-code 7c2e9f14", 6)]
+
+
+def _hook_module() -> Any:
+    spec = importlib.util.spec_from_file_location("forethought_hook", PLUGIN / "hooks" / "forethought_hook.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOOK = _hook_module()
+TASK = "Add a discount code field to the checkout form and validate the code before payment"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "follow_up"),
+    [
+        ("yes", True),
+        ("go on", True),
+        ("fix that too", True),
+        ("validate the discount code field in the checkout form", True),  # all its words were in the task
+        ("ok, so do it as it is", True),  # no word of 3 letters or more beyond the task's
+        ("Write a README section about running the docker compose stack", False),
+        ("add the discount code to the invoice email template as well", False),  # 4 of its 8 words are the task's
+    ],
+)
+def test_what_counts_as_a_follow_up_of_the_task_briefed_last(prompt: str, follow_up: bool) -> None:
+    last = HOOK.word_hashes(HOOK._WORD.findall(TASK.lower()))
+    assert HOOK.is_follow_up(HOOK._WORD.findall(prompt.lower()), last) is follow_up
+    assert HOOK.is_follow_up(HOOK._WORD.findall(prompt.lower()), set()) is False  # nothing briefed yet
+
+
+def test_the_file_paths_a_prompt_names_go_with_the_brief() -> None:
+    prompt = "Fix src/checkout/CheckoutForm.tsx and README.md (see https://example.com/a/b, e.g. v2.0 in 3.11)."
+    assert HOOK.file_paths(prompt) == ["src/checkout/CheckoutForm.tsx", "README.md"]
+
+
+def test_new_lines_wait_for_a_line_being_written_and_restart_on_a_rewritten_transcript(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}\n{"c"')
+    assert HOOK.new_lines(path, 0, final=False) == (b'{"a": 1}\n{"b": 2}\n', 18)
+    assert HOOK.new_lines(path, 18, final=False) == (b"", 18)
+    assert HOOK.new_lines(path, 18, final=True) == (b'{"c"', 22)
+    path.write_bytes(b'{"z": 0}\n')  # shorter than what was filed: a new file
+    assert HOOK.new_lines(path, 22, final=False) == (b'{"z": 0}\n', 9)

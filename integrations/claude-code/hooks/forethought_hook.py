@@ -130,7 +130,7 @@ def handle(event: str, payload: dict[str, Any], config: Config) -> dict[str, Any
     session = str(payload.get("session_id") or "")
     if event == "SessionStart":
         if session:
-            save_state(config, session, {**load_state(config, session), "task": []})
+            update_state(config, session, task=[])
         note = f"Forethought project memory is on for project '{config.project}': a brief is added for each new task."
         return context_output(event, note)
     if event == "UserPromptSubmit":
@@ -145,15 +145,15 @@ def handle(event: str, payload: dict[str, Any], config: Config) -> dict[str, Any
 
 def on_prompt(prompt: str, session: str, config: Config) -> dict[str, Any] | None:
     words = _WORD.findall(prompt.lower())
-    if not words or prompt.lstrip().startswith("/"):
-        return None  # empty, or a slash command
-    state = load_state(config, session) if session else {}
-    last = set(state.get("task") or [])
+    hashes = word_hashes(words)
+    if not hashes or prompt.lstrip().startswith("/"):
+        return None  # nothing a brief could match, or a slash command
+    last = set(load_state(config, session).get("task") or []) if session else set()
     if is_follow_up(words, last):
         return None
     brief = request_brief(config, prompt[:MAX_TASK_CHARS], file_paths(prompt))
     if session:
-        save_state(config, session, {**state, "task": sorted(word_hashes(words))[:MAX_WORDS_KEPT]})
+        update_state(config, session, task=sorted(hashes)[:MAX_WORDS_KEPT])
     block = str(brief.get("block") or "").strip()
     if not block:
         return None
@@ -209,8 +209,7 @@ def file_transcript(payload: dict[str, Any], session: str, config: Config, *, fi
     path = Path(str(payload.get("transcript_path") or ""))
     if not session or not path.name or not path.is_file():
         return
-    state = load_state(config, session)
-    start = int(state.get("offset") or 0)
+    start = int(load_state(config, session).get("offset") or 0)
     raw, offset = new_lines(path, start, final=final)
     if offset == start:
         return  # nothing written since the last filing
@@ -220,9 +219,9 @@ def file_transcript(payload: dict[str, Any], session: str, config: Config, *, fi
             submit(config, "\n".join(lines) + "\n", f"claude-code {session[:8]}")
     except HookError as exc:
         if exc.delivered:  # at most once: a lost part of a session beats a duplicated one
-            save_state(config, session, {**state, "offset": offset})
+            update_state(config, session, offset=offset)
         raise
-    save_state(config, session, {**state, "offset": offset})
+    update_state(config, session, offset=offset)
 
 
 def new_lines(path: Path, start: int, *, final: bool) -> tuple[bytes, int]:
@@ -394,8 +393,14 @@ def load_state(config: Config, session: str) -> dict[str, Any]:
     return state if isinstance(state, dict) else {}
 
 
+def update_state(config: Config, session: str, **changes: Any) -> None:
+    """Read again just before writing: a prompt may have been briefed while a Stop was filing."""
+    save_state(config, session, {**load_state(config, session), **changes})
+
+
 def save_state(config: Config, session: str, state: dict[str, Any]) -> None:
     """Written whole to a new private file (0600), then moved over the old one."""
+    config.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = state_path(config, session)
     temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
