@@ -142,7 +142,7 @@ def context_of(ran: Ran, event: str) -> str:
 
 def test_hooks_json_runs_the_one_script_from_the_plugin_root_for_every_event() -> None:
     for event in EVENTS:
-        assert command(event) == 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/forethought_hook.py"'
+        assert command(event) == 'python3 -I -S "${CLAUDE_PLUGIN_ROOT}/hooks/forethought_hook.py"'
     manifest = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text("utf-8"))
     assert manifest["name"] == "forethought" and manifest["version"] and manifest["description"]
     mcp = json.loads((PLUGIN / ".mcp.json").read_text("utf-8"))["mcpServers"]["forethought"]

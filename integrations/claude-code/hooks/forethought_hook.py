@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Forethought's Claude Code hook: brief the agent from project memory, file its sessions.
 
-One command for every event (`python3 forethought_hook.py`, the event read from the payload's
+One command for every event (`python3 -I -S forethought_hook.py`, the event read from the payload's
 `hook_event_name`), standard library only, because it runs on every prompt and must start fast:
 
 - SessionStart: one line of context saying project memory is on (no request); forgets the last
