@@ -203,7 +203,7 @@ def test_stop_files_the_transcript_once_per_change_and_session_end_files_the_res
     stop = run("Stop", payload("stop", transcript), env, secret=live.key)
     assert (stop.stdout, stop.stderr) == ("", "")
     new = [s for s in live.sessions() if s["id"] not in before]
-    # 5 messages and 1 tool output; the meta line, the summary and the file snapshot are not turns
+    # 5 messages and 1 tool output; meta, summary, snapshot, slash-command echoes and the subagent are not
     assert [(s["title"], s["turn_count"]) for s in new] == [("claude-code 7c2e9f14", 6)]
 
     posted = live.requests("sessions")

@@ -55,6 +55,7 @@ PROJECT_APP = "project"
 _WORD = re.compile(r"[^\W_]+")
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,7}|(?:[\w.-]+/)+[\w.-]+)(?![\w/])")
 _MESSAGE_TYPES = ("user", "assistant")
+_COMMAND_ECHO = re.compile(r"\s*<(?:command-name|command-message|local-command-stdout|local-command-stderr)>")
 
 
 class Config:
@@ -243,7 +244,8 @@ def new_lines(path: Path, start: int, *, final: bool) -> tuple[bytes, int]:
 
 def slim_lines(raw: bytes) -> list[str]:
     """Claude Code's log lines as Forethought reads them: user and assistant messages with their
-    text and the head of tool output; tool calls, thinking, snapshots and meta lines left out."""
+    text and the head of tool output; tool calls, thinking, snapshots, meta lines, slash-command
+    echoes and subagents' exchanges left out."""
     lines = []
     for line in raw.decode("utf-8", errors="replace").splitlines():
         try:
@@ -258,11 +260,14 @@ def slim_lines(raw: bytes) -> list[str]:
 
 def slim_item(item: dict[str, Any]) -> dict[str, Any] | None:
     message = item.get("message")
-    if item.get("type") not in _MESSAGE_TYPES or item.get("isMeta") or not isinstance(message, dict):
+    if item.get("type") not in _MESSAGE_TYPES or item.get("isMeta") or item.get("isSidechain"):
+        return None  # a subagent's exchange is not what the person said
+    if not isinstance(message, dict):
         return None
     content = message.get("content")
     if isinstance(content, str):
-        parts: list[Any] = [{"type": "text", "text": content[:MAX_PART_CHARS]}] if content.strip() else []
+        said = content.strip() and not _COMMAND_ECHO.match(content)  # a slash command and its output
+        parts: list[Any] = [{"type": "text", "text": content[:MAX_PART_CHARS]}] if said else []
     else:
         parts = [p for p in map(slim_part, content if isinstance(content, list) else []) if p is not None]
         parts = parts[:MAX_PARTS]
