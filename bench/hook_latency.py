@@ -4,11 +4,13 @@
         [--out bench/results/hook_latency.json]
 
 A `forethought serve` on loopback over a project of `--rules` active rules (a dozen areas, three
-kinds); the hook is run exactly as the plugin's hooks.json runs it (`sh -c 'python3
+kinds); the hook is run exactly as the plugin's hooks.json runs it (`sh -c 'python3 -I -S
 "${CLAUDE_PLUGIN_ROOT}/hooks/forethought_hook.py"'`, `python3` being this interpreter), once per
 task, `--runs` different new tasks, each in its own session (so every run asks for a brief). The
 figure is the wall time of the hook process: interpreter start, payload, state file, the brief
-request and the server's answer, the output. A bare `python3 -c pass` is timed too, as the floor.
+request and the server's answer, the output. Its parts are timed in between, alike: a bare
+`python3 -I -S -c pass`, the hook on a follow-up (no request), and the same brief over an
+in-process HTTP client.
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ def main() -> None:
                 samples.append(ms)
                 briefed += bool(out.strip())
                 follow_ups.append(time_run(hook, _payload(f"s{i}", "yes do it"), env)[0])
-                floor.append(time_run(["/bin/sh", "-c", "python3 -c pass"], b"", env)[0])
+                floor.append(time_run(["/bin/sh", "-c", "python3 -I -S -c pass"], b"", env)[0])
                 server_ms.append(_brief_ms(client, server.url, key, task))
     summary = timing(samples)
     result = {
@@ -144,7 +146,7 @@ def main() -> None:
         "rules": args.rules,
         "embedder": args.embedder,
         "parts_p50_ms": {
-            "python_start": timing(floor).p50_ms,  # sh and a bare interpreter
+            "python_start": timing(floor).p50_ms,  # sh and a bare interpreter, same flags
             "hook_without_request": timing(follow_ups).p50_ms,  # a follow-up: start, payload, state file
             "server_brief_request": timing(server_ms).p50_ms,  # the same brief over a kept-alive client
         },

@@ -23,11 +23,10 @@ import json
 import os
 import re
 import sys
-import urllib.parse
 from pathlib import Path
 
-# Start-up is most of this hook's own cost: `typing`, `http.client` (for the server), `subprocess`
-# (for the CLI) and `tempfile` are imported only where they are needed, never on a follow-up.
+# Start-up is most of this hook's own cost: `typing`, `http.client` and `urllib.parse` (for the
+# server), `subprocess` (for the CLI) and `tempfile` are imported only where needed, never on a follow-up.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -318,6 +317,7 @@ def submit(config: Config, text: str, title: str) -> None:
 
 def post_json(config: Config, route: str, body: bytes, timeout: float) -> dict[str, Any]:
     import http.client
+    import urllib.parse
 
     assert config.url is not None
     parts = urllib.parse.urlsplit(config.url)
