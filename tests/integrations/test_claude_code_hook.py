@@ -157,7 +157,7 @@ def test_hooks_json_runs_the_one_script_from_the_plugin_root_for_every_event() -
 def test_session_start_says_memory_is_on_without_a_request(live: Live, bin_dir: Path, tmp_path: Path) -> None:
     before = live.requests("brief")
     ran = run("SessionStart", payload("session_start"), server_env(live, bin_dir, tmp_path), secret=live.key)
-    assert f"project '{PROJECT}'" in context_of(ran, "SessionStart")
+    assert f"project memory is on for '{PROJECT}'" in context_of(ran, "SessionStart")
     assert "\n" not in context_of(ran, "SessionStart")
     assert live.requests("brief") == before
 
@@ -259,6 +259,17 @@ def test_a_refused_key_is_one_line_that_never_shows_the_key(live: Live, bin_dir:
     env = hook_env(bin_dir, tmp_path, FORETHOUGHT_URL=live.server.url, FORETHOUGHT_API_KEY=wrong)
     ran = run("UserPromptSubmit", payload("prompt_new_task"), env, secret=wrong)
     assert ran.stdout == "" and "HTTP 401" in ran.stderr and len(ran.stderr.splitlines()) == 1
+
+
+def test_a_part_refused_for_its_key_is_filed_with_the_next_stop(
+    live: Live, bin_dir: Path, tmp_path: Path, transcript: Path
+) -> None:
+    wrong = hook_env(bin_dir, tmp_path, FORETHOUGHT_URL=live.server.url, FORETHOUGHT_API_KEY="ft_zzzzzzzz_nope")
+    before = {s["id"] for s in live.sessions()}
+    refused = run("Stop", payload("stop", transcript), wrong)
+    assert refused.stdout == "" and "HTTP 401" in refused.stderr
+    run("Stop", payload("stop", transcript), server_env(live, bin_dir, tmp_path), secret=live.key)
+    assert [s["turn_count"] for s in live.sessions() if s["id"] not in before] == [6]
 
 
 @pytest.mark.parametrize("stdin", [b"{not json", b"[1, 2]", b"\xff\xfe", b"{" + b" " * (1 << 20) + b"}"])

@@ -25,8 +25,7 @@ import re
 import sys
 from pathlib import Path
 
-# Start-up is most of this hook's own cost: `typing`, `http.client` and `urllib.parse` (for the
-# server), `subprocess` (for the CLI) and `tempfile` are imported only where needed, never on a follow-up.
+# Start-up is this hook's cost: typing, http.client, urllib.parse, subprocess, tempfile load only where needed.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -50,10 +49,10 @@ FOLLOW_UP_OVERLAP = 0.6
 MIN_WORD_CHARS = 3  # shorter words ("to", "it") say nothing about which task it is
 MAX_EXCERPTS = 2
 PROJECT_APP = "project"
+REFUSED_BODY = (413, 422)
 
 _WORD = re.compile(r"[^\W_]+")
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,7}|(?:[\w.-]+/)+[\w.-]+)(?![\w/])")
-_MESSAGE_TYPES = ("user", "assistant")
 _COMMAND_ECHO = re.compile(r"\s*<(?:command-name|command-message|local-command-stdout|local-command-stderr)>")
 
 
@@ -67,12 +66,11 @@ class Config:
 
 
 class HookError(Exception):
-    """A failure worth one line on stderr; the hook still exits 0. `delivered`: the server got
-    the request (it refused it for good, or is still working on it), so it is not sent again."""
+    """A failure worth one line on stderr; the hook still exits 0."""
 
-    def __init__(self, message: str, *, delivered: bool = False) -> None:
-        super().__init__(message)
-        self.delivered = delivered
+
+class Delivered(HookError):
+    """The server got the request (it refused its body, or is still working on it): not sent again."""
 
 
 def main() -> int:
@@ -107,23 +105,18 @@ def read_payload(stream: Any) -> dict[str, Any]:
 
 def load_config(environ: Any, payload: dict[str, Any]) -> Config | None:
     """None when no project can be named (no FORETHOUGHT_PROJECT and no working directory)."""
-    project = environ.get("FORETHOUGHT_PROJECT", "").strip() or Path(str(payload.get("cwd") or "")).name
+    setting = {name: str(environ.get(f"FORETHOUGHT_{name}", "")).strip() for name in ("PROJECT", "URL", "API_KEY")}
+    project = setting["PROJECT"] or Path(str(payload.get("cwd") or "")).name
     if not project:
         return None
-    state = environ.get("FORETHOUGHT_HOOK_STATE", "").strip() or temp_dir()
-    return Config(
-        url=environ.get("FORETHOUGHT_URL", "").strip().rstrip("/") or None,
-        api_key=environ.get("FORETHOUGHT_API_KEY", "").strip() or None,
-        project=project,
-        cli=environ.get("FORETHOUGHT_CLI", "").strip() or "forethought",
-        state_dir=Path(state),
-    )
+    state = str(environ.get("FORETHOUGHT_HOOK_STATE", "")).strip()
+    if not state:
+        import tempfile
 
-
-def temp_dir() -> str:
-    import tempfile
-
-    return tempfile.gettempdir()
+        state = tempfile.gettempdir()
+    cli = str(environ.get("FORETHOUGHT_CLI", "")).strip() or "forethought"
+    url, key = setting["URL"].rstrip("/") or None, setting["API_KEY"] or None
+    return Config(url=url, api_key=key, project=project, cli=cli, state_dir=Path(state))
 
 
 def handle(event: str, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
@@ -131,16 +124,12 @@ def handle(event: str, payload: dict[str, Any], config: Config) -> dict[str, Any
     if event == "SessionStart":
         if session:
             update_state(config, session, task=[])
-        note = f"Forethought project memory is on for project '{config.project}': a brief is added for each new task."
-        return context_output(event, note)
+        return context_output(event, f"Forethought project memory is on for '{config.project}': new tasks get a brief.")
     if event == "UserPromptSubmit":
         return on_prompt(str(payload.get("prompt") or ""), session, config)
     if event in ("Stop", "SessionEnd"):
         file_transcript(payload, session, config, final=event == "SessionEnd")
     return None
-
-
-# --- briefs -------------------------------------------------------------------------------------
 
 
 def on_prompt(prompt: str, session: str, config: Config) -> dict[str, Any] | None:
@@ -202,9 +191,6 @@ def bounded(text: str, limit: int) -> str:
     return text[: cut if cut > 0 else limit] + "\n(brief cut here: ask forethought_brief for the rest)"
 
 
-# --- sessions -----------------------------------------------------------------------------------
-
-
 def file_transcript(payload: dict[str, Any], session: str, config: Config, *, final: bool) -> None:
     path = Path(str(payload.get("transcript_path") or ""))
     if not session or not path.name or not path.is_file():
@@ -217,9 +203,8 @@ def file_transcript(payload: dict[str, Any], session: str, config: Config, *, fi
     try:
         if lines:
             submit(config, "\n".join(lines) + "\n", f"claude-code {session[:8]}")
-    except HookError as exc:
-        if exc.delivered:  # at most once: a lost part of a session beats a duplicated one
-            update_state(config, session, offset=offset)
+    except Delivered:  # at most once: a lost part of a session beats a duplicated one
+        update_state(config, session, offset=offset)
         raise
     update_state(config, session, offset=offset)
 
@@ -251,25 +236,23 @@ def slim_lines(raw: bytes) -> list[str]:
             item = json.loads(line)
         except json.JSONDecodeError:
             continue
-        slim = slim_item(item) if isinstance(item, dict) else None
-        if slim is not None:
+        if (slim := slim_item(item)) is not None:
             lines.append(json.dumps(slim))
     return lines
 
 
-def slim_item(item: dict[str, Any]) -> dict[str, Any] | None:
-    message = item.get("message")
-    if item.get("type") not in _MESSAGE_TYPES or item.get("isMeta") or item.get("isSidechain"):
-        return None  # a subagent's exchange is not what the person said
-    if not isinstance(message, dict):
+def slim_item(item: Any) -> dict[str, Any] | None:
+    message = item.get("message") if isinstance(item, dict) else None
+    if not isinstance(message, dict) or item.get("type") not in ("user", "assistant") or item.get("isMeta"):
         return None
+    if item.get("isSidechain"):
+        return None  # a subagent's exchange is not what the person said
     content = message.get("content")
     if isinstance(content, str):
         said = content.strip() and not _COMMAND_ECHO.match(content)  # a slash command and its output
         parts: list[Any] = [{"type": "text", "text": content[:MAX_PART_CHARS]}] if said else []
     else:
-        parts = [p for p in map(slim_part, content if isinstance(content, list) else []) if p is not None]
-        parts = parts[:MAX_PARTS]
+        parts = [p for p in map(slim_part, content if isinstance(content, list) else []) if p][:MAX_PARTS]
     if not parts:
         return None
     role = str(message.get("role") or item["type"])
@@ -312,9 +295,6 @@ def submit(config: Config, text: str, title: str) -> None:
     run_cli(config, [*args, "--title", title, "--json"], text.encode(), SUBMIT_TIMEOUT_S)
 
 
-# --- transport ----------------------------------------------------------------------------------
-
-
 def post_json(config: Config, route: str, body: bytes, timeout: float) -> dict[str, Any]:
     import http.client
     import urllib.parse
@@ -337,14 +317,12 @@ def post_json(config: Config, route: str, body: bytes, timeout: float) -> dict[s
             response = connection.getresponse()
             data = response.read(MAX_RESPONSE_BYTES)
         except OSError as exc:  # sent, but no answer in time: the server may still be working on it
-            raise HookError(
-                f"{route}: no answer from {config.url} within {timeout:g} s ({exc})", delivered=True
-            ) from None
+            raise Delivered(f"{route}: no answer within {timeout:g} s ({exc})") from None
     finally:
         connection.close()
-    if response.status >= 400:  # a 4xx will not change when sent again; a 5xx may
+    if response.status >= 400:  # a refused body stays refused; a key, a rate or a 5xx may change
         message = f"{route}: HTTP {response.status} from the server: {error_message(data)}"
-        raise HookError(message, delivered=response.status < 500)
+        raise (Delivered if response.status in REFUSED_BODY else HookError)(message)
     return parse_reply(data)
 
 
@@ -374,13 +352,10 @@ def parse_reply(data: bytes) -> dict[str, Any]:
     try:
         reply = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise HookError("the reply is not JSON") from None
+        reply = None
     if not isinstance(reply, dict):
         raise HookError("the reply is not a JSON object")
     return reply
-
-
-# --- state --------------------------------------------------------------------------------------
 
 
 def state_path(config: Config, session: str) -> Path:
