@@ -30,6 +30,7 @@ from forethought.pipeline.documents import DocumentImport
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission
 from forethought.pipeline.service import Extracted, Inbox, Pipeline, SessionSubmission
+from forethought.pipeline.staleness import Verdict
 from forethought.pipeline.trace import Trace
 from forethought.pipeline.turn import TurnResult
 from forethought.plugins import open_store, registry
@@ -92,15 +93,13 @@ class Forethought:
         self.memory.store.close()
 
     def acting_as(self, actor: str) -> Forethought:
-        """This memory (same store, embedder and model) writing `actor` into audit events: the
-        server uses one per API key so the audit trail says which key made each change."""
+        """This memory writing `actor` into audit events (the server: one per API key)."""
         clone = copy.copy(self)
         clone.memory = self.memory.acting_as(actor)
         clone.pipeline = Pipeline(clone.memory, self.pipeline.model)
         return clone
 
-    def stats(self) -> dict[str, Any]:
-        """What the store reports about itself: backend, schema, counts (never content)."""
+    def stats(self) -> dict[str, Any]:  # what the store reports about itself (never content)
         return self.memory.store.stats()
 
     def __enter__(self) -> Forethought:
@@ -111,8 +110,7 @@ class Forethought:
 
     # -- subjects and spaces ---------------------------------------------------------------
     def scope(self, app: App | str, subject: str, *, workspace: str = "default", field: str = "subject") -> Scope:
-        """The Scope naming `subject` of `app` in `workspace`: the first argument of every call
-        about it. Nothing is created until something is written."""
+        """The Scope naming `subject` of `app` in `workspace` (nothing is created until a write)."""
         return self.memory.scope(app, subject, workspace=workspace, field=field)
 
     def app(self, name: str) -> App:
@@ -127,8 +125,7 @@ class Forethought:
     def list_spaces(self, workspace: str, *, subject_type: str | None = None) -> list[Space]:
         return self.memory.list_spaces(workspace, subject_type=subject_type)
 
-    def erase_space(self, scope: Scope) -> int:
-        """Remove everything the space holds; returns the number of records erased."""
+    def erase_space(self, scope: Scope) -> int:  # everything the space holds; returns the records erased
         return self.memory.erase_space(scope)
 
     # -- api keys --------------------------------------------------------------------------
@@ -379,6 +376,10 @@ class Forethought:
     ) -> Record:
         """Approve a candidate (see `Pipeline.approve` for flags, supersession and conflicts)."""
         return self.pipeline.approve(scope, record_id, reason=reason, conflict=conflict, supersedes=supersedes)
+
+    def note_review(self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None) -> AuditEvent:
+        """Mark a current record confirmed (renewing its review date) or stale (queued for a person)."""
+        return self.pipeline.note_review(scope, record_id, verdict, reason=reason)
 
     def approve_all(self, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
         """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""

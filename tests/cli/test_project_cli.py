@@ -192,3 +192,21 @@ def test_bad_input_gets_one_line_errors(cli: Cli, tmp_path: Path) -> None:
     assert too_big.code != 0 and "200,000 characters" in too_big.err
     not_repo = cli("project", "import-git", "--project", "shop", "--repo", str(tmp_path))
     assert not_repo.code != 0 and "Traceback" not in not_repo.err
+
+
+def test_stale_evidence_is_marked_in_the_brief_queued_and_confirmed(cli: Cli, tmp_path: Path) -> None:
+    _project(cli, tmp_path)  # a rule citing payments/gateway.py and charge()
+    repo = tmp_path / "repo"
+    (repo / "src" / "payments").mkdir(parents=True)
+    (repo / "src" / "payments" / "billing.py").write_text("def bill(): ...\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    brief = cli("project", "brief", "--project", "shop", "--path", "src/payments/billing.py", "--repo", str(repo),
+                "change how we charge cards in the payments gateway", "--json")  # fmt: skip
+    assert brief.code == 0, brief.err
+    stale = brief.json()["stale"]
+    assert any("payments/gateway.py" in what for gone in stale.values() for what in gone), brief.out
+    queue = cli("project", "stale", "--project", "shop", "--json").json()  # no tree needed now: it was queued
+    (entry,) = [q for q in queue if q["missing"] or any("marked stale" in r for r in q["reasons"])]
+    handle = entry["record"]["handle"]
+    assert cli("project", "confirm", "--project", "shop", handle, "--note", "moved, still true").code == 0
+    assert all(q["record"]["handle"] != handle for q in cli("project", "stale", "--project", "shop", "--json").json())

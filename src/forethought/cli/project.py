@@ -1,6 +1,7 @@
 """`forethought project ...`: project memory for coding agents, one command per job.
 
-create, import (transcript, rule file, ADR folder), import-git, brief, check (content or a unified
+create, import (transcript, rule file, ADR folder), import-git, brief (with `--repo`, rules whose
+cited files are gone are marked stale), stale / confirm / retire, check (content or a unified
 diff), rulebook (Markdown, AGENTS.md, CLAUDE.md or .cursorrules; dated snapshots and changes),
 eval (brief precision, recall and forbidden-rule rate over a task file). Every action takes
 `--project P` (the project's space) and `--json`.
@@ -25,6 +26,7 @@ from forethought.projects.evaluation import evaluate, read_tasks
 from forethought.projects.imports import FORMATS, ProjectImport, import_git, import_path
 from forethought.projects.rulebook import FORMATS as BOOK_FORMATS
 from forethought.projects.rulebook import build_rulebook, changes, render
+from forethought.projects.stale import REVIEW_DAYS, missing_evidence, review_queue
 
 __all__ = ["project", "register"]
 
@@ -159,6 +161,51 @@ def _rulebook(ctx: Context) -> Output:
     return Output(data, text)
 
 
+def _brief(ctx: Context) -> Output:
+    out = chat_commands.brief(ctx)
+    if ctx.args.repo is None:
+        return out
+    memory = ctx.memory()
+    used = [memory.get(ctx.scope, u["id"]) for u in out.data["used"]]
+    gone = missing_evidence(used, Path(ctx.args.repo), environ=os.environ)
+    for record in used:  # queued for re-confirmation, once
+        if record.id in gone and not any(
+            s.record.id == record.id and s.missing for s in review_queue(memory, ctx.scope, flag=False)
+        ):
+            memory.note_review(ctx.scope, record.id, "stale", reason="evidence gone: " + ", ".join(gone[record.id]))
+    out.data["stale"] = {r.handle: gone[r.id] for r in used if r.id in gone}
+    notes = [f"-- STALE {handle}: its evidence is gone ({', '.join(what)}); re-confirm it: forethought project "
+             f"confirm --project {ctx.args.space} {handle}" for handle, what in out.data["stale"].items()]  # fmt: skip
+    return Output(out.data, "\n".join([out.text or "", *notes]), out.code)
+
+
+def _stale(ctx: Context) -> Output:
+    a = ctx.args
+    memory = ctx.memory()
+    repo = None if a.repo is None else Path(a.repo)
+    queue = review_queue(memory, ctx.scope, repo=repo, days=a.days, environ=os.environ)
+    data = [{"record": record_json(s.record), "due": format_time(s.due), "reasons": s.reasons, "missing": s.missing}
+            for s in queue]  # fmt: skip
+    lines = [f"{s.record.handle}  {s.record.statement}\n    " + "\n    ".join(s.reasons) for s in queue]
+    if queue:
+        lines.append(f"-- confirm: forethought project confirm --project {a.space} HANDLE; retire: forethought "
+                     f"project retire --project {a.space} HANDLE --why TEXT (or supersede it)")  # fmt: skip
+    return Output(data, "\n".join(lines) or "nothing needs re-confirmation")
+
+
+def _confirm(ctx: Context) -> Output:
+    memory = ctx.memory()
+    event = memory.note_review(ctx.scope, ctx.args.record_id, "confirmed", reason=ctx.args.note)
+    record = memory.get(ctx.scope, ctx.args.record_id)
+    return Output({"record": record_json(record), "confirmed_at": format_time(event.at)},
+                  f"confirmed {record.handle}: next review in {REVIEW_DAYS} days")  # fmt: skip
+
+
+def _retire(ctx: Context) -> Output:
+    record = ctx.memory().retract(ctx.scope, ctx.args.record_id, why=ctx.args.why)
+    return Output(record_json(record), f"retired {record.handle} (retracted; it stays in history)")
+
+
 def _eval(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
@@ -170,7 +217,10 @@ _ACTIONS: dict[str, Callable[[Context], Output]] = {
     "create": _create,
     "import": _import,
     "import-git": _import_git,
-    "brief": chat_commands.brief,
+    "brief": _brief,
+    "stale": _stale,
+    "confirm": _confirm,
+    "retire": _retire,
     "check": _check,
     "rulebook": _rulebook,
     "eval": _eval,
@@ -201,7 +251,17 @@ def register(add: Add) -> None:
     q.add_argument("--path", action="append", default=[], dest="paths", help="a file the task touches")
     q.add_argument("--excerpts", type=int, default=3, choices=range(0, 11), metavar="N",
                    help="past-session excerpts allowed in the room the rules leave (default 3; 0: none)")  # fmt: skip
+    q.add_argument("--repo", metavar="PATH", help="check the briefed rules' cited files and functions in this tree")
     q.add_argument("task", metavar="TASK")
+    q = action("stale", "the rules that need re-confirmation: review date passed, or evidence gone (--repo)")
+    q.add_argument("--repo", metavar="PATH", help="check every rule's cited files and functions in this working tree")
+    q.add_argument("--days", type=int, default=REVIEW_DAYS, help=f"review interval (default {REVIEW_DAYS})")
+    q = action("confirm", "re-confirm a rule: it stands as written (renews its review date)")
+    q.add_argument("record_id", metavar="ID")
+    q.add_argument("--note", help="why it still stands (kept in the audit trail)")
+    q = action("retire", "retire a stale rule (a retraction; to replace it, use `forethought supersede`)")
+    q.add_argument("record_id", metavar="ID")
+    q.add_argument("--why", required=True, help="why it no longer holds")
     q = action("check", "check a draft or a unified diff against the rules (exit 1 on violations)")
     q.add_argument("--file", required=True, metavar="DRAFT_OR_DIFF", help="'-' reads standard input")
     q.add_argument("--path", metavar="FILE", help="the file a draft is for (a diff names its own files)")

@@ -21,6 +21,7 @@ class Action(StrEnum):
     SESSION_CAPTURED = "session_captured"
     SESSION_DELETED = "session_deleted"
     SOURCES_REDACTED = "sources_redacted"
+    REVIEWED = "reviewed"  # a person re-confirmed a rule, or a read found its evidence gone (details.verdict)
 
 
 class AuditEvent(BaseModel):

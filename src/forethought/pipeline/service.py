@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from forethought.apps.base import App
-from forethought.domain import Record, Session, Status, Turn, new_id
+from forethought.domain import AuditEvent, Record, Session, Status, Turn, new_id
 from forethought.domain.candidates import Candidate, Rejection
 from forethought.domain.documents import SourceDocument
 from forethought.domain.limits import check_query, clean_text
@@ -32,6 +32,7 @@ from forethought.pipeline.memorize import Memorized, memorize
 from forethought.pipeline.promote import promote_excerpt
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission, approve, approve_all
+from forethought.pipeline.staleness import Verdict, note_review
 from forethought.pipeline.trace import Trace
 from forethought.pipeline.transcripts import parse_transcript, started_at
 from forethought.pipeline.turn import TurnResult, run_turn
@@ -190,6 +191,11 @@ class Pipeline:
         )
 
     # -- review ----------------------------------------------------------------------------
+    def note_review(self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None) -> AuditEvent:
+        """Mark a current record confirmed (its review date renewed) or stale (see `pipeline.staleness`)."""
+        self.memory.own(scope)
+        return note_review(self.memory, scope, record_id, verdict, reason=reason)
+
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
         self.memory.own(scope)
         pending = self.memory.list_records(scope, statuses=(Status.CANDIDATE,), limit=limit)
