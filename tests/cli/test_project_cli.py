@@ -210,3 +210,9 @@ def test_stale_evidence_is_marked_in_the_brief_queued_and_confirmed(cli: Cli, tm
     handle = entry["record"]["handle"]
     assert cli("project", "confirm", "--project", "shop", handle, "--note", "moved, still true").code == 0
     assert all(q["record"]["handle"] != handle for q in cli("project", "stale", "--project", "shop", "--json").json())
+
+
+def test_compare_without_a_model_says_it_needs_one(cli: Cli, tmp_path: Path) -> None:
+    _project(cli, tmp_path)
+    result = cli("project", "compare", "--project", "shop", "add a retry to the webhook handler")
+    assert result.code != 0 and "compare needs a language model" in result.err and "Traceback" not in result.err

@@ -22,6 +22,7 @@ from forethought.domain.limits import check_speaker
 from forethought.domain.times import format_time, parse_time
 from forethought.pipeline.diffs import looks_like_diff
 from forethought.pipeline.documents import DocumentImport
+from forethought.projects.compare import compare
 from forethought.projects.evaluation import evaluate, read_tasks
 from forethought.projects.imports import FORMATS, ProjectImport, import_git, import_path
 from forethought.projects.rulebook import FORMATS as BOOK_FORMATS
@@ -206,6 +207,13 @@ def _retire(ctx: Context) -> Output:
     return Output(record_json(record), f"retired {record.handle} (retracted; it stays in history)")
 
 
+def _compare(ctx: Context) -> Output:
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    result = compare(memory, ctx.scope, ctx.args.task, repeat=ctx.args.repeat, file_paths=ctx.args.paths)
+    return Output(result.as_json(), result.text())
+
+
 def _eval(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
@@ -224,6 +232,7 @@ _ACTIONS: dict[str, Callable[[Context], Output]] = {
     "check": _check,
     "rulebook": _rulebook,
     "eval": _eval,
+    "compare": _compare,
 }
 
 
@@ -272,5 +281,9 @@ def register(add: Add) -> None:
     q.add_argument("--format", default="md", choices=BOOK_FORMATS, help="md, or agents / claude / cursor content")
     q.add_argument("--as-of", metavar="DATE", help="the rules in force at that date")
     q.add_argument("--changes-since", metavar="DATE", help="what came in and what was retired since that date")
+    q = action("compare", "one task generated with and without the memory block, both checked blind (needs an LLM)")
+    q.add_argument("--repeat", type=int, default=3, help="rounds (1-10, default 3)")
+    q.add_argument("--path", action="append", default=[], dest="paths", help="a file the task touches")
+    q.add_argument("task", metavar="TASK")
     q = action("eval", "brief precision, recall and forbidden-rule rate over a JSON task file")
     q.add_argument("--tasks", required=True, metavar="FILE", help="see docs/project.md for the format")
