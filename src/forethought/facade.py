@@ -310,8 +310,7 @@ class Forethought:
 
     def brief(self, scope: Scope, task: str, *, limit: int = 5, file_paths: Sequence[str] = (),
               max_excerpts: int = 3) -> Brief:  # fmt: skip
-        """The records that apply to `task` with reasons, unreviewed past-session excerpts in the
-        room left (at most `max_excerpts`), and the memory block."""
+        """The records that apply to `task` with reasons, past-session excerpts, the memory block."""
         return self.pipeline.brief(scope, task, limit=limit, file_paths=file_paths, max_excerpts=max_excerpts)
 
     def check(self, scope: Scope, draft: str, *, records: Sequence[Record] | None = None,
@@ -377,9 +376,10 @@ class Forethought:
         """Approve a candidate (see `Pipeline.approve` for flags, supersession and conflicts)."""
         return self.pipeline.approve(scope, record_id, reason=reason, conflict=conflict, supersedes=supersedes)
 
-    def note_review(self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None) -> AuditEvent:
-        """Mark a current record confirmed (renewing its review date) or stale (queued for a person)."""
-        return self.pipeline.note_review(scope, record_id, verdict, reason=reason)
+    def note_review(self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None,
+                    project: str | None = None) -> AuditEvent:  # fmt: skip
+        """Mark a current record confirmed or stale; an organisation rule overridden or restored in `project`."""
+        return self.pipeline.note_review(scope, record_id, verdict, reason=reason, project=project)
 
     def approve_all(self, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
         """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""

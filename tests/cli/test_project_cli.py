@@ -216,3 +216,34 @@ def test_compare_without_a_model_says_it_needs_one(cli: Cli, tmp_path: Path) -> 
     _project(cli, tmp_path)
     result = cli("project", "compare", "--project", "shop", "add a retry to the webhook handler")
     assert result.code != 0 and "compare needs a language model" in result.err and "Traceback" not in result.err
+
+
+def test_organisation_rules_reach_every_project_until_one_overrides_them(cli: Cli, tmp_path: Path) -> None:
+    _project(cli, tmp_path)
+    (tmp_path / "org.md").write_text("# AGENTS.md\n\n- Never log e-mail addresses or card numbers in any service.\n")
+    (tmp_path / "org").mkdir()
+    (tmp_path / "org" / "AGENTS.md").write_text((tmp_path / "org.md").read_text())
+    imported = cli("project", "org", "import", str(tmp_path / "org" / "AGENTS.md"), "--json")
+    assert imported.code == 0, imported.err
+    assert cli("inbox", "approve", "--all", "--app", "project", "--space", "_organisation").code == 0
+    (org_rule,) = cli("project", "org", "rulebook", "--json").json()["rules"]
+    draft = tmp_path / "log.py"
+    draft.write_text('logger.info("paid", email=customer.email, card=card_number)\n')
+    task = ["add logging of the customer's card number and e-mail to the payment handler"]
+    brief = cli("project", "brief", "--project", "shop", "--path", "src/payments/log.py", *task, "--json").json()
+    assert {u["source"] for u in brief["used"]} >= {"organisation"}, brief
+    assert "(ORG)" in brief["block"]
+    why = "the fraud team needs raw e-mails in this one service"
+    assert cli("project", "org", "override", "--project", "shop", org_rule["handle"], "--why", why).code == 0
+    listed = cli("project", "org", "overrides", "--project", "shop", "--json").json()
+    assert [o["record"]["id"] for o in listed] == [org_rule["id"]] and listed[0]["reason"] == why
+    after = cli("project", "brief", "--project", "shop", "--path", "src/payments/log.py", *task, "--json").json()
+    assert all(u["source"] == "project" for u in after["used"])
+    assert any("overridden in this project" in f["reason"] for f in after["filtered"])
+    # another project still inherits it
+    other = cli("project", "brief", "--project", "cart", "--path", "src/payments/log.py", *task, "--json").json()
+    assert any(u["source"] == "organisation" for u in other["used"])
+    assert cli("project", "org", "restore", "--project", "shop", org_rule["handle"], "--why", "done").code == 0
+    assert cli("project", "org", "overrides", "--project", "shop", "--json").json() == []
+    reserved = cli("project", "brief", "--project", "_organisation", "x")
+    assert reserved.code != 0 and "organisation rule set" in reserved.err

@@ -162,7 +162,7 @@ def inbox(ctx: Context) -> Output:
     return Output(record_json(record), f"edited: new version {record.handle}")
 
 
-def _brief_data(b: Brief) -> dict[str, Any]:
+def brief_data(b: Brief) -> dict[str, Any]:
     return {
         "used": [
             {"id": i.record.id, "handle": i.record.handle, "statement": i.record.statement, "reason": i.reason}
@@ -198,7 +198,7 @@ def brief(ctx: Context) -> Output:
         f"{e.score:.2f}; promote: forethought inbox from-excerpt {e.session_id} {e.turn_index} QUOTE --kind KIND"
         for e in b.excerpts
     ]
-    return Output(_brief_data(b), "\n".join(lines))
+    return Output(brief_data(b), "\n".join(lines))
 
 
 def check(ctx: Context) -> Output:

@@ -11,20 +11,31 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from forethought.cli import pipeline as chat_commands
 from forethought.cli.context import Context, Output, read_file_arg
 from forethought.cli.render import record_json
+from forethought.domain import Record
 from forethought.domain.limits import check_speaker
 from forethought.domain.times import format_time, parse_time
+from forethought.errors import InvalidInput
 from forethought.pipeline.diffs import looks_like_diff
 from forethought.pipeline.documents import DocumentImport
 from forethought.projects.compare import compare
 from forethought.projects.evaluation import evaluate, read_tasks
 from forethought.projects.imports import FORMATS, ProjectImport, import_git, import_path
+from forethought.projects.org import (
+    ORG,
+    merged_brief,
+    merged_check,
+    org_scope,
+    overrides,
+    refuse_reserved,
+    set_override,
+)
 from forethought.projects.rulebook import FORMATS as BOOK_FORMATS
 from forethought.projects.rulebook import build_rulebook, changes, render
 from forethought.projects.stale import REVIEW_DAYS, missing_evidence, review_queue
@@ -123,17 +134,24 @@ def _check(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
     path = None if is_diff else a.path or (None if a.file == "-" else a.file)
-    report = memory.check(ctx.scope, text, path=path, diff=is_diff)
+    report, sources = merged_check(memory, ctx.scope, text, path=path, diff=is_diff)
     pad = " " * 9
     lines = [
-        f"{v.severity.upper():<8} [{v.handle}] {v.message}"
+        f"{v.severity.upper():<8} [{v.handle}]{_org_mark(sources, v.record_id)} {v.message}"
         + (f"\n{pad}at {v.path}:{v.line}" if v.path and v.line else f"\n{pad}in {v.path}" if v.path else "")
         + f"\n{pad}line: {v.excerpt!r}\n{pad}fix: {v.suggestion}"
         for v in report.violations
     ] or ["clean: nothing in the " + ("diff's added lines" if is_diff else "draft") + " goes against memory"]
     lines.append(f"-- {report.records_checked} records checked, mode {report.mode}"
                  + (f" ({report.degraded})" if report.degraded else ""))  # fmt: skip
-    return Output(report.model_dump(mode="json"), "\n".join(lines), code=1 if report.violations else 0)
+    data = report.model_dump(mode="json")
+    for v in data["violations"]:
+        v["source"] = sources.get(v["record_id"], "project")
+    return Output(data, "\n".join(lines), code=1 if report.violations else 0)
+
+
+def _org_mark(sources: Mapping[str, str], record_id: str) -> str:
+    return " (organisation rule)" if sources.get(record_id) == "organisation" else ""
 
 
 def _rulebook(ctx: Context) -> Output:
@@ -163,21 +181,40 @@ def _rulebook(ctx: Context) -> Output:
 
 
 def _brief(ctx: Context) -> Output:
-    out = chat_commands.brief(ctx)
-    if ctx.args.repo is None:
-        return out
+    a = ctx.args
     memory = ctx.memory()
-    used = [memory.get(ctx.scope, u["id"]) for u in out.data["used"]]
+    memory.model = ctx.model()
+    b, sources = merged_brief(memory, ctx.scope, a.task, limit=a.limit, file_paths=a.paths, max_excerpts=a.excerpts)
+    data = chat_commands.brief_data(b)
+    for item in data["used"]:
+        item["source"] = sources.get(item["id"], "project")
+    lines = [
+        b.block or f"(nothing applies{': ' + b.note if b.note else ''})",
+        "",
+        f"-- {len(b.used)} used, {len(b.filtered)} filtered; block {b.block_tokens} tokens vs "
+        f"{b.all_memory_tokens} for all rules; judge: {b.mode}" + (f" ({b.degraded})" if b.degraded else ""),
+    ]
+    lines += [f"-- used {i.record.handle} ({sources.get(i.record.id, 'project')}): {i.reason}" for i in b.used]
+    lines += [f"-- filtered {i.record.handle}: {i.reason}" for i in b.filtered]
+    lines += [f"-- unreviewed excerpt: session {e.session_id} turn {e.turn_index} ({e.occurred_at.date()})"
+              for e in b.excerpts]  # fmt: skip
+    if a.repo is not None:
+        lines += _stale_notes(ctx, [i.record for i in b.used], data)
+    return Output(data, "\n".join(lines))
+
+
+def _stale_notes(ctx: Context, used: list[Record], data: dict[str, Any]) -> list[str]:
+    """Mark the briefed rules whose cited evidence is gone from the tree, and queue them once."""
+    memory = ctx.memory()
     gone = missing_evidence(used, Path(ctx.args.repo), environ=os.environ)
-    for record in used:  # queued for re-confirmation, once
-        if record.id in gone and not any(
-            s.record.id == record.id and s.missing for s in review_queue(memory, ctx.scope, flag=False)
-        ):
+    queued = {s.record.id for s in review_queue(memory, ctx.scope, flag=False)
+              if any(r.startswith("marked stale") for r in s.reasons)}  # fmt: skip
+    for record in used:
+        if record.id in gone and record.id not in queued and record.space_id == memory.space(ctx.scope).id:
             memory.note_review(ctx.scope, record.id, "stale", reason="evidence gone: " + ", ".join(gone[record.id]))
-    out.data["stale"] = {r.handle: gone[r.id] for r in used if r.id in gone}
-    notes = [f"-- STALE {handle}: its evidence is gone ({', '.join(what)}); re-confirm it: forethought project "
-             f"confirm --project {ctx.args.space} {handle}" for handle, what in out.data["stale"].items()]  # fmt: skip
-    return Output(out.data, "\n".join([out.text or "", *notes]), out.code)
+    data["stale"] = {r.handle: gone[r.id] for r in used if r.id in gone}
+    return [f"-- STALE {handle}: its evidence is gone ({', '.join(what)}); re-confirm it: forethought project "
+            f"confirm --project {ctx.args.space} {handle}" for handle, what in data["stale"].items()]  # fmt: skip
 
 
 def _stale(ctx: Context) -> Output:
@@ -214,6 +251,30 @@ def _compare(ctx: Context) -> Output:
     return Output(result.as_json(), result.text())
 
 
+def _org(ctx: Context) -> Output:
+    a = ctx.args
+    memory = ctx.memory(create=True)
+    if a.org_action == "import":
+        org = org_scope(memory, ctx.scope)
+        memory.model = ctx.model()
+        return _imported(import_path(memory, org, Path(a.path), fmt=a.format))
+    if a.org_action == "rulebook":
+        book = build_rulebook(memory, org_scope(memory, ctx.scope))
+        return Output({"rules": [record_json(r) for r in book.rules]}, render(book, a.format))
+    if a.org_action == "overrides":
+        found = overrides(memory, ctx.scope)
+        data = [{"record": record_json(o.record), "reason": o.reason, "by": o.by} for o in found.values()]
+        lines = [
+            f"{o.record.handle}  {o.record.statement}\n    overridden: {o.reason} (by {o.by})" for o in found.values()
+        ]
+        return Output(data, "\n".join(lines) or f"project {a.space} overrides no organisation rule")
+    restore = a.org_action == "restore"
+    record = set_override(memory, ctx.scope, a.record_id, reason=a.why, restore=restore)
+    verb = "restored" if restore else "overridden"
+    return Output({"record": record_json(record), "project": a.space, "verdict": verb},
+                  f"{record.handle} {verb} in project {a.space}: {a.why}")  # fmt: skip
+
+
 def _eval(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
@@ -233,7 +294,15 @@ _ACTIONS: dict[str, Callable[[Context], Output]] = {
     "rulebook": _rulebook,
     "eval": _eval,
     "compare": _compare,
+    "org": _org,
 }
+
+
+def _project_name(value: str) -> str:
+    try:
+        return refuse_reserved(value)
+    except InvalidInput as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(add: Add) -> None:
@@ -241,10 +310,12 @@ def register(add: Add) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
     actions.required = True
 
-    def action(name: str, help_text: str) -> argparse.ArgumentParser:
-        q = add(name, help_text, space=False, parent=actions)
-        q.add_argument("--project", required=True, dest="space", metavar="P", help="the project (its memory space)")
-        q.set_defaults(app="project")
+    def action(name: str, help_text: str, *, parent: Any = actions, project: bool = True) -> argparse.ArgumentParser:
+        q = add(name, help_text, space=False, parent=parent)
+        if project:
+            q.add_argument("--project", required=True, dest="space", metavar="P", type=_project_name,
+                           help="the project (its memory space)")  # fmt: skip
+        q.set_defaults(app="project", **({} if project else {"space": ORG}))
         return q
 
     action("create", "create a project (its memory space)")
@@ -285,5 +356,20 @@ def register(add: Add) -> None:
     q.add_argument("--repeat", type=int, default=3, help="rounds (1-10, default 3)")
     q.add_argument("--path", action="append", default=[], dest="paths", help="a file the task touches")
     q.add_argument("task", metavar="TASK")
+    g = add("org", "organisation rules every project of the workspace inherits", group=True, parent=actions)
+    org = g.add_subparsers(dest="org_action", metavar="ACTION", parser_class=type(g))
+    org.required = True
+    q = action("import", "import organisation rules: a rule file, an ADR folder, a transcript", parent=org,
+               project=False)  # fmt: skip
+    q.add_argument("path", metavar="PATH")
+    q.add_argument("--format", default="auto", choices=FORMATS)
+    q = action("rulebook", "the organisation rules in force", parent=org, project=False)
+    q.add_argument("--format", default="md", choices=BOOK_FORMATS)
+    action("overrides", "the organisation rules a project overrides, with why and by whom", parent=org)
+    for name, help_text in (("override", "exempt a project from one organisation rule (audited on the rule)"),
+                            ("restore", "lift a project's override of an organisation rule")):  # fmt: skip
+        q = action(name, help_text, parent=org)
+        q.add_argument("record_id", metavar="ID", help="the organisation rule")
+        q.add_argument("--why", required=True, help="the reason, kept in the rule's audit trail")
     q = action("eval", "brief precision, recall and forbidden-rule rate over a JSON task file")
     q.add_argument("--tasks", required=True, metavar="FILE", help="see docs/project.md for the format")

@@ -34,6 +34,7 @@ from forethought.mcp_server.results import (
 )
 from forethought.pipeline.diffs import looks_like_diff
 from forethought.pipeline.review import SubmittedItem
+from forethought.projects.org import merged_brief, merged_check
 from forethought.projects.rulebook import area_of, build_rulebook
 from forethought.projects.rulebook import render as render_rulebook
 
@@ -77,9 +78,9 @@ def resolve(memory: Forethought, caller: Caller, defaults: Defaults, args: ToolA
 
 
 def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
-    b = call.memory.brief(
-        call.scope, args.task, limit=args.limit, file_paths=args.files, max_excerpts=args.max_excerpts
-    )
+    # A project's brief merges the organisation rules it inherits (and does not override).
+    b, _ = merged_brief(call.memory, call.scope, args.task, limit=args.limit, file_paths=args.files,
+                        max_excerpts=args.max_excerpts)  # fmt: skip
     result = BriefResult(
         **call.labels(),
         **call.modes(b.mode, b.degraded),
@@ -107,7 +108,7 @@ def brief(call: Call, args: BriefArgs) -> tuple[BriefResult, str]:
 
 def check(call: Call, args: CheckArgs) -> tuple[CheckResult, str]:
     is_diff = looks_like_diff(args.content) if args.diff is None else args.diff
-    report = call.memory.check(call.scope, args.content, path=None if is_diff else args.path, diff=is_diff)
+    report, _ = merged_check(call.memory, call.scope, args.content, path=None if is_diff else args.path, diff=is_diff)
     result = CheckResult(
         **call.labels(),
         **call.modes(report.mode, report.degraded),

@@ -191,10 +191,12 @@ class Pipeline:
         )
 
     # -- review ----------------------------------------------------------------------------
-    def note_review(self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None) -> AuditEvent:
-        """Mark a current record confirmed (its review date renewed) or stale (see `pipeline.staleness`)."""
+    def note_review(
+        self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None, project: str | None = None
+    ) -> AuditEvent:
+        """A review mark on a current record (see `pipeline.staleness`)."""
         self.memory.own(scope)
-        return note_review(self.memory, scope, record_id, verdict, reason=reason)
+        return note_review(self.memory, scope, record_id, verdict, reason=reason, project=project)
 
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
         self.memory.own(scope)

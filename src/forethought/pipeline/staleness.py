@@ -2,6 +2,8 @@
 gone. Each is an audit event (`Action.REVIEWED`, `details.verdict` "confirmed" or "stale", the
 reason scrubbed like every text written): the record itself does not change, so a confirmation
 renews a rule's review date without a new version, and the trail keeps who confirmed what when.
+An organisation rule is "overridden" in one project (`details.project`), or "restored" there:
+the explicit, audited exception a project takes from what every project inherits.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 from forethought.domain import Action, AuditEvent, Status, new_id
+from forethought.domain.limits import check_name
 from forethought.domain.times import utcnow
 from forethought.errors import InvalidInput
 from forethought.memory import Memory, Scope
@@ -17,15 +20,25 @@ from forethought.store.base import ChangeSet
 
 __all__ = ["Verdict", "note_review"]
 
-Verdict = Literal["confirmed", "stale"]
+Verdict = Literal["confirmed", "stale", "overridden", "restored"]
+VERDICTS = ("confirmed", "stale", "overridden", "restored")
 
 
 def note_review(
-    memory: Memory, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None
+    memory: Memory,
+    scope: Scope,
+    record_id: str,
+    verdict: Verdict,
+    *,
+    reason: str | None = None,
+    project: str | None = None,
 ) -> AuditEvent:
-    """Mark an active record confirmed (renewing its review date) or stale (queued for a person)."""
-    if verdict not in ("confirmed", "stale"):
-        raise InvalidInput(f"verdict: {verdict!r} is not 'confirmed' or 'stale'")
+    """Mark an active record confirmed (renewing its review date) or stale (queued for a person);
+    an organisation rule "overridden" (or "restored") in the project named `project`."""
+    if verdict not in VERDICTS:
+        raise InvalidInput(f"verdict: {verdict!r} is not one of {', '.join(VERDICTS)}")
+    if (project is None) != (verdict in ("confirmed", "stale")):
+        raise InvalidInput("project: names the project an override is for, and only then")
     space = scope.require()
     record = memory.store.records.get(space.id, record_id)
     if record.status is not Status.ACTIVE:
@@ -39,7 +52,7 @@ def note_review(
         record_id=record.id,
         lineage_id=record.lineage_id,
         reason=clean_reason(reason),
-        details={"verdict": verdict},
+        details={"verdict": verdict, **({"project": check_name(project, field="project")} if project else {})},
     )
     memory.store.records.apply(ChangeSet(space.id, events=[event]))
     return event
