@@ -2,8 +2,12 @@
 symptom-only report?
 
 Per project, one space of the project app. Every chat (`labels.jsonl`) and every commit of
-`commits/<project>.txt` goes in, in time order; the product has no import for `git log` text, so
-each commit message (de-indented) is a one-turn session of its author, dated by its `Date`.
+`commits/<project>.txt` goes in, in time order. Commits go through the product's git import: the
+log is written into a real repository (`git fast-import`, the same messages, authors and dates),
+read back by `apps/project/sources/git.py` (noise skipped, trailers dropped, conventional prefixes
+read) and each commit filed with `file_documents` at its place in time. With
+`FORETHOUGHT_BENCH_COMMITS=sessions` each message is instead a one-turn session of its author (the
+path used before the git import existed), to compare.
 After each session every pending candidate is approved (a conflicting one with
 `conflict="supersede"`: the later word wins; one flagged as instruction-like cannot be approved and
 is counted). Then `brief(scope, report, file_paths=..., limit=5)` per task.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -41,8 +46,10 @@ from bench.quality_common import (
     texts_of,
 )
 from forethought import Forethought, Scope
+from forethought.apps.project.sources.git import read_git_log
 from forethought.domain import Record, Role, Turn
 from forethought.domain.candidates import Flag
+from forethought.domain.documents import SourceDocument
 from forethought.domain.records import RelationLabel
 from forethought.domain.times import parse_time
 from forethought.errors import InvalidInput
@@ -52,13 +59,33 @@ _COMMIT = re.compile(r"^commit ([0-9a-f]{40})\s*$", re.M)
 _HEADER = re.compile(r"^(\w+):\s*(.*)$")
 
 
+COMMITS = os.environ.get("FORETHOUGHT_BENCH_COMMITS", "git")
+
+
 @dataclass(frozen=True)
 class Chat:
-    """One session to import: its id, its turns and when it began."""
+    """One session to import: its id, its turns and when it began (a commit: its document)."""
 
     id: str
     turns: list[Turn]
     at: datetime
+    document: SourceDocument | None = None
+
+
+def git_documents(chats: list[Chat], tmp: Path) -> list[Chat]:
+    """The commit chats written to a real repository and read back as the product reads a repo."""
+    repo = tmp / "repo"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    stream = bytearray()
+    for chat in sorted(chats, key=lambda c: c.at):
+        who = (chat.turns[0].speaker or "someone").replace("<", "").replace(">", "")
+        stamp = f"{int(chat.at.timestamp())} {chat.at.strftime('%z') or '+0000'}"
+        data = chat.turns[0].text.encode("utf-8") + b"\n"
+        stream += f"commit refs/heads/main\nauthor {who} <bench@example.invalid> {stamp}\n".encode()
+        stream += f"committer {who} <bench@example.invalid> {stamp}\ndata {len(data)}\n".encode() + data + b"\n"
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=bytes(stream), check=True)
+    found = read_git_log(repo, environ={"PATH": os.environ.get("PATH", "")})
+    return [Chat(d.ref, list(d.turns), d.occurred_at or d.turns[0].occurred_at, d) for d in found.documents]  # type: ignore[arg-type]
 
 
 def parse_commits(text: str) -> list[Chat]:
@@ -76,7 +103,7 @@ def parse_commits(text: str) -> list[Chat]:
     return chats
 
 
-def _chats(folder: Path, project: str, labels: list[dict[str, Any]]) -> list[Chat]:
+def _chats(folder: Path, project: str, labels: list[dict[str, Any]], tmp: Path | None = None) -> list[Chat]:
     chats = [
         Chat(lab["id"], read_turns(folder / lab["file"], human=lab.get("human"), when=lab["started_at"]),
              parse_time(lab["started_at"]))
@@ -85,7 +112,8 @@ def _chats(folder: Path, project: str, labels: list[dict[str, Any]]) -> list[Cha
     ]  # fmt: skip
     log = folder / "commits" / f"{project}.txt"
     if log.is_file():
-        chats += parse_commits(log.read_text("utf-8"))
+        commits = parse_commits(log.read_text("utf-8"))
+        chats += git_documents(commits, tmp / project) if tmp is not None and COMMITS == "git" else commits
     return sorted(chats, key=lambda chat: chat.at)
 
 
@@ -158,9 +186,13 @@ def score_bugfix(folder: Path, embedder: str = "minilm") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, Forethought.open(Path(tmp) / "q.db", embedder=embedder) as memory:
         for project in sorted({lab["project"] for lab in labels} | {t["project"] for t in tasks}):
             scope = memory.scope("project", project)
-            for chat in _chats(folder, project, labels):
-                memory.submit_session(scope, chat.turns, title=chat.id, source="import")
-                tally.imports["sessions"] += 1
+            for chat in _chats(folder, project, labels, Path(tmp)):
+                if chat.document is not None:
+                    memory.file_documents(scope, [chat.document])
+                    tally.imports["commits"] += 1
+                else:
+                    memory.submit_session(scope, chat.turns, title=chat.id, source="import")
+                    tally.imports["sessions"] += 1
                 approve_pending(memory, scope, tally.imports)
             tally.imports["active_records"] += len(all_records(memory, scope))
         for task in tasks:
