@@ -195,3 +195,16 @@ def test_another_workspace_sees_nothing_of_the_project(
 def test_the_pages_need_a_login(guest: Browser) -> None:
     for page in ("rulebook", "stale", "check", "import"):
         assert guest.get(f"{WHARF}/{page}").url.path == "/web/login"
+
+
+def test_a_bad_review_interval_is_a_page_not_a_trace(alice: Browser) -> None:
+    page = alice.get(f"{WHARF}/stale", params={"days": "0"})
+    assert page.status_code == 422 and "days" in page.text
+    _no_trace(page)
+
+
+def test_every_subject_has_the_check_page_but_only_a_project_the_rulebook(alice: Browser) -> None:
+    page = alice.get("/web/apps/generic/notes/check")
+    assert page.status_code == 200 and 'href="/web/apps/generic/notes/check"' in page.text
+    assert 'href="/web/apps/generic/notes/rulebook"' not in page.text
+    assert "Nothing in the draft" in alice.post("/web/apps/generic/notes/check", data={"draft": "hello"}).text
