@@ -29,10 +29,13 @@ from forethought.web.sessions import SESSION_COOKIE, Notice, SessionStore, WebSe
 
 __all__ = [
     "ADMIN_ONLY",
+    "PROJECT_APP",
     "FormPlaceDep",
+    "FormProjectDep",
     "FormViewerDep",
     "Place",
     "PlaceDep",
+    "ProjectDep",
     "StateDep",
     "Viewer",
     "ViewerDep",
@@ -198,6 +201,27 @@ def get_form_place(viewer: FormViewerDep, app: AppName, subject: SubjectId) -> P
 
 PlaceDep = Annotated[Place, Depends(get_place)]
 FormPlaceDep = Annotated[Place, Depends(get_form_place)]
+
+PROJECT_APP = "project"
+
+
+def _project(place: Place) -> Place:
+    if place.app.name != PROJECT_APP:
+        raise PageError(404, f"This page belongs to the project app; {place.app.name!r} has none.")
+    return place
+
+
+def get_project(place: PlaceDep) -> Place:
+    """The subject, for a page only a project has (rulebook, stale queue, documents); else 404."""
+    return _project(place)
+
+
+def get_form_project(place: FormPlaceDep) -> Place:
+    return _project(place)
+
+
+ProjectDep = Annotated[Place, Depends(get_project)]
+FormProjectDep = Annotated[Place, Depends(get_form_project)]
 
 
 ADMIN_ONLY = "Erasing needs an admin key: log in with one (forethought keys create --admin)."

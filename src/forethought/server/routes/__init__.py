@@ -2,7 +2,18 @@
 
 from fastapi import APIRouter
 
-from forethought.server.routes import health, inbox, keys, pipeline, records, sessions, subjects, traces, workspace
+from forethought.server.routes import (
+    health,
+    inbox,
+    keys,
+    pipeline,
+    project,
+    records,
+    sessions,
+    subjects,
+    traces,
+    workspace,
+)
 
 __all__ = ["ROUTERS"]
 
@@ -15,5 +26,6 @@ ROUTERS: list[APIRouter] = [
     records.router,
     inbox.router,
     pipeline.router,
+    project.router,
     traces.router,
 ]

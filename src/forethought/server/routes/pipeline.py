@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from forethought.pipeline.diffs import looks_like_diff
 from forethought.server.deps import ServicesDep, SubjectDep
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS
@@ -53,7 +54,11 @@ def brief(subject: SubjectDep, body: BriefIn) -> BriefOut:
 
 @router.post("/check", summary="Check a draft against memory", response_model=CheckOut)
 def check(subject: SubjectDep, body: CheckIn) -> CheckOut:
-    return CheckOut.of(subject.memory.check(subject.scope, body.draft, path=body.path))
+    """A unified diff (`diff`: true, or detected when omitted) is checked by the lines it adds, file
+    by file: each violation names its `path` and `line`; `path` is then the diff's own."""
+    is_diff = looks_like_diff(body.draft) if body.diff is None else body.diff
+    report = subject.memory.check(subject.scope, body.draft, path=None if is_diff else body.path, diff=is_diff)
+    return CheckOut.of(report, diff=is_diff)
 
 
 @router.post("/ask", summary="Answer from memory alone, citing records", response_model=AnswerOut)

@@ -164,12 +164,16 @@ class CheckIn(_In):
         default=None,
         min_length=1,
         max_length=500,
-        description="The file the draft is for: rules about other files stay off it.",
+        description="The file the draft is for: rules about other files stay off it (a diff names its own).",
+    )
+    diff: bool | None = Field(
+        default=None, description="Read the draft as a unified diff (true), as content (false); omitted: detected."
     )
 
 
 class CheckOut(BaseModel):
-    violations: list[Violation]
+    violations: list[Violation] = Field(description="In a checked diff, each names its file (`path`) and `line`.")
+    diff: bool = Field(default=False, description="Whether the draft was read as a unified diff.")
     dropped_judge_findings: int
     skipped_patterns: list[SkippedPattern]
     records_checked: int
@@ -181,8 +185,8 @@ class CheckOut(BaseModel):
     timings_ms: dict[str, float]
 
     @classmethod
-    def of(cls, report: CheckReport) -> CheckOut:
-        return cls.model_validate({**dict(report), "heuristic": report.mode == "heuristic"})
+    def of(cls, report: CheckReport, *, diff: bool = False) -> CheckOut:
+        return cls.model_validate({**dict(report), "heuristic": report.mode == "heuristic", "diff": diff})
 
 
 class AskIn(_In):

@@ -2,10 +2,23 @@
 
 from fastapi import APIRouter
 
-from forethought.web.routes import activity, auth, brief, chat, imports, inbox, memory, missing, subjects
+from forethought.web.routes import (
+    activity,
+    auth,
+    brief,
+    chat,
+    check,
+    imports,
+    inbox,
+    memory,
+    missing,
+    rulebook,
+    stale,
+    subjects,
+)
 
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
-for module in (auth, subjects, chat, brief, inbox, memory, activity, imports, missing):
+for module in (auth, subjects, chat, brief, inbox, memory, rulebook, stale, check, activity, imports, missing):
     router.include_router(module.router)

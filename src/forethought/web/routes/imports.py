@@ -6,6 +6,10 @@ import runs in a thread, and the page follows `.../import/jobs/{id}/events` (ser
 to draw its progress bar. Both parse everything first, so bad input changes nothing. The form
 may name the person among the transcript's named speakers and say when the session happened
 (an ISO 8601 time with its time zone) for a transcript that carries no times.
+
+A project's import page also takes its rule files and ADR Markdown files (several at once) at
+`.../import/documents`: read by name and filed once each (`forethought.server.projectdocs`), in
+the request, ending on the filing result.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from forethought.domain.limits import MAX_SPEAKER, check_speaker, parse_sequence
 from forethought.domain.times import MAX_TIME_CHARS, parse_time
 from forethought.errors import InvalidInput
 from forethought.pipeline.transcripts import MAX_TRANSCRIPT_BYTES
-from forethought.web.deps import FormPlaceDep, Place, PlaceDep
+from forethought.server.projectdocs import MAX_FILE_CHARS, MAX_FILES, file_texts
+from forethought.web.deps import FormPlaceDep, FormProjectDep, Place, PlaceDep
 from forethought.web.errors import PageError, PageRoute
 from forethought.web.jobs import FORMATS, PlannedSession, Progress, plan_import, run_import
 from forethought.web.render import page
@@ -37,6 +42,8 @@ KEEPALIVE_S = 15.0
 
 Text = Annotated[str, Form()]
 Upload = Annotated[UploadFile | None, File()]
+Uploads = Annotated[list[UploadFile], File()]
+MAX_FILE_BYTES = 4 * MAX_FILE_CHARS  # UTF-8 takes at most four bytes a character
 
 
 @dataclass(frozen=True)
@@ -60,7 +67,13 @@ FieldsDep = Annotated[ImportFields, Depends(_fields)]
 
 
 def _form(
-    request: Request, place: Place, *, error: str | None = None, status: int = 200, fields: ImportFields | None = None
+    request: Request,
+    place: Place,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    fields: ImportFields | None = None,
+    documents_error: str | None = None,
 ) -> Response:
     return page(
         request,
@@ -73,6 +86,8 @@ def _form(
         fields=fields or ImportFields(),
         max_speaker=MAX_SPEAKER,
         max_time=MAX_TIME_CHARS,
+        documents_error=documents_error,
+        max_files=MAX_FILES,
     )
 
 
@@ -117,6 +132,36 @@ async def import_now(request: Request, place: FormPlaceDep, fields: FieldsDep, f
         run_import, place.memory, place.scope, plan, lambda _s, _p, message: events.append(message)
     )
     return page(request, "import_done.html", place=place, title="Import", summary=summary, events=events)
+
+
+async def _texts(files: list[UploadFile]) -> list[tuple[str, str]]:
+    """Each chosen file's name and text (a form with no file chosen sends one without a name)."""
+    chosen = [f for f in files if f.filename]
+    if len(chosen) > MAX_FILES:
+        raise InvalidInput(f"files: at most {MAX_FILES} at once ({len(chosen)} chosen)")
+    texts: list[tuple[str, str]] = []
+    for upload in chosen:
+        name = upload.filename or ""
+        data = await upload.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise InvalidInput(f"{name}: over the limit of {MAX_FILE_BYTES:,} bytes")
+        try:
+            texts.append((name, data.decode("utf-8")))
+        except UnicodeDecodeError:
+            raise InvalidInput(f"{name}: not valid UTF-8") from None
+    return texts
+
+
+@router.post("/documents")
+async def import_documents(request: Request, place: FormProjectDep, files: Uploads = []) -> Response:  # noqa: B006
+    """A project's rule files and ADRs: all read first (bad input files nothing), then filed once each."""
+    try:
+        texts = await _texts(files)
+        filed = await asyncio.to_thread(file_texts, place.memory, place.scope, texts)
+    except InvalidInput as exc:
+        return _form(request, place, documents_error=str(exc), status=422)
+    history = [r for d in filed.result.documents for r in d.history]
+    return page(request, "import_documents.html", place=place, title="Import", filed=filed, history=history)
 
 
 @router.post("/jobs")
