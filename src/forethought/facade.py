@@ -377,9 +377,9 @@ class Forethought:
         return self.pipeline.approve(scope, record_id, reason=reason, conflict=conflict, supersedes=supersedes)
 
     def note_review(self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None,
-                    project: str | None = None) -> AuditEvent:  # fmt: skip
-        """Mark a current record confirmed or stale; an organisation rule overridden or restored in `project`."""
-        return self.pipeline.note_review(scope, record_id, verdict, reason=reason, project=project)
+                    subject: str | None = None) -> AuditEvent:  # fmt: skip
+        """Mark a current record confirmed or stale; a shared rule overridden or restored for `subject`."""
+        return self.pipeline.note_review(scope, record_id, verdict, reason=reason, subject=subject)
 
     def approve_all(self, scope: Scope, *, high_confidence: bool = False) -> list[Record]:
         """Approve every unflagged, conflict-free candidate (with `high_confidence`: ≥ 0.8 and new)."""

@@ -59,10 +59,12 @@ _COMMAND_ECHO = re.compile(r"\s*<(?:command-name|command-message|local-command-s
 class Config:
     """Where memory is (`url`, else the `cli` command), the key, the project, the state folder."""
 
-    __slots__ = ("api_key", "cli", "project", "state_dir", "url")
+    __slots__ = ("api_key", "brief_timeout", "cli", "project", "state_dir", "url")
 
-    def __init__(self, *, url: str | None, api_key: str | None, project: str, cli: str, state_dir: Path) -> None:
+    def __init__(self, *, url: str | None, api_key: str | None, project: str, cli: str, state_dir: Path,
+                 brief_timeout: float = BRIEF_TIMEOUT_S) -> None:  # fmt: skip
         self.url, self.api_key, self.project, self.cli, self.state_dir = url, api_key, project, cli, state_dir
+        self.brief_timeout = brief_timeout
 
 
 class HookError(Exception):
@@ -116,7 +118,11 @@ def load_config(environ: Any, payload: dict[str, Any]) -> Config | None:
         state = tempfile.gettempdir()
     cli = str(environ.get("FORETHOUGHT_CLI", "")).strip() or "forethought"
     url, key = setting["URL"].rstrip("/") or None, setting["API_KEY"] or None
-    return Config(url=url, api_key=key, project=project, cli=cli, state_dir=Path(state))
+    try:  # FORETHOUGHT_HOOK_BRIEF_TIMEOUT: seconds a brief over HTTP may take (0.1-30; default 2)
+        wait = min(30.0, max(0.1, float(environ.get("FORETHOUGHT_HOOK_BRIEF_TIMEOUT") or BRIEF_TIMEOUT_S)))
+    except ValueError:
+        wait = BRIEF_TIMEOUT_S
+    return Config(url=url, api_key=key, project=project, cli=cli, state_dir=Path(state), brief_timeout=wait)
 
 
 def handle(event: str, payload: dict[str, Any], config: Config) -> dict[str, Any] | None:
@@ -173,7 +179,7 @@ def file_paths(prompt: str) -> list[str]:
 def request_brief(config: Config, task: str, paths: list[str]) -> dict[str, Any]:
     if config.url is not None:
         body = {"task": task, "file_paths": paths, "max_excerpts": MAX_EXCERPTS}
-        return post_json(config, "brief", json.dumps(body).encode(), BRIEF_TIMEOUT_S)
+        return post_json(config, "brief", json.dumps(body).encode(), config.brief_timeout)
     args = ["brief", "--app", PROJECT_APP, "--space", config.project, "--json", "--excerpts", str(MAX_EXCERPTS)]
     for path in paths:
         args += ["--path", path]

@@ -192,11 +192,11 @@ class Pipeline:
 
     # -- review ----------------------------------------------------------------------------
     def note_review(
-        self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None, project: str | None = None
+        self, scope: Scope, record_id: str, verdict: Verdict, *, reason: str | None = None, subject: str | None = None
     ) -> AuditEvent:
         """A review mark on a current record (see `pipeline.staleness`)."""
         self.memory.own(scope)
-        return note_review(self.memory, scope, record_id, verdict, reason=reason, project=project)
+        return note_review(self.memory, scope, record_id, verdict, reason=reason, subject=subject)
 
     def inbox(self, scope: Scope, *, limit: int = 200) -> Inbox:
         self.memory.own(scope)

@@ -2,8 +2,8 @@
 gone. Each is an audit event (`Action.REVIEWED`, `details.verdict` "confirmed" or "stale", the
 reason scrubbed like every text written): the record itself does not change, so a confirmation
 renews a rule's review date without a new version, and the trail keeps who confirmed what when.
-An organisation rule is "overridden" in one project (`details.project`), or "restored" there:
-the explicit, audited exception a project takes from what every project inherits.
+A rule shared by several subjects (an organisation's) is "overridden" for one of them
+(`details.subject`), or "restored" there: the explicit, audited exception that subject takes.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ def note_review(
     verdict: Verdict,
     *,
     reason: str | None = None,
-    project: str | None = None,
+    subject: str | None = None,
 ) -> AuditEvent:
     """Mark an active record confirmed (renewing its review date) or stale (queued for a person);
-    an organisation rule "overridden" (or "restored") in the project named `project`."""
+    a shared rule "overridden" (or "restored") for the subject named `subject`."""
     if verdict not in VERDICTS:
         raise InvalidInput(f"verdict: {verdict!r} is not one of {', '.join(VERDICTS)}")
-    if (project is None) != (verdict in ("confirmed", "stale")):
-        raise InvalidInput("project: names the project an override is for, and only then")
+    if (subject is None) != (verdict in ("confirmed", "stale")):
+        raise InvalidInput("subject: names the subject an override is for, and only then")
     space = scope.require()
     record = memory.store.records.get(space.id, record_id)
     if record.status is not Status.ACTIVE:
@@ -52,7 +52,7 @@ def note_review(
         record_id=record.id,
         lineage_id=record.lineage_id,
         reason=clean_reason(reason),
-        details={"verdict": verdict, **({"project": check_name(project, field="project")} if project else {})},
+        details={"verdict": verdict, **({"subject": check_name(subject, field="subject")} if subject else {})},
     )
     memory.store.records.apply(ChangeSet(space.id, events=[event]))
     return event

@@ -58,7 +58,7 @@ def set_override(
         raise InvalidInput("--why: say why the project overrides the organisation rule")
     org = org_scope(memory, scope)
     record = memory.get(org, org_record_id)
-    memory.note_review(org, record.id, "restored" if restore else "overridden", reason=reason, project=scope.subject)
+    memory.note_review(org, record.id, "restored" if restore else "overridden", reason=reason, subject=scope.subject)
     return record
 
 
@@ -69,7 +69,7 @@ def overrides(memory: Forethought, scope: Scope) -> dict[str, Override]:
         return {}
     latest: dict[str, Override] = {}
     for event in memory.audit_events(org, limit=5000):  # newest first: the first mark per rule wins
-        if event.action is not Action.REVIEWED or event.details.get("project") != scope.subject:
+        if event.action is not Action.REVIEWED or event.details.get("subject") != scope.subject:
             continue
         if event.record_id is None or event.record_id in latest:
             continue
