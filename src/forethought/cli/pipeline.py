@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from forethought.cli.context import Context, Output, read_file_arg, read_text_arg
@@ -179,25 +179,34 @@ def brief_data(b: Brief) -> dict[str, Any]:
     }
 
 
-def brief(ctx: Context) -> Output:
-    memory = ctx.memory()
-    memory.model = ctx.model()
-    b = memory.brief(
-        ctx.scope, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths, max_excerpts=ctx.args.excerpts
-    )
+def brief_lines(b: Brief, sources: Mapping[str, str] | None = None) -> list[str]:
+    """A brief for a terminal: the block, what was used and why (with each rule's source when
+    `sources` names one), what was filtered, and the excerpts with how to promote them."""
     lines = [
         b.block or f"(no memory applies{': ' + b.note if b.note else ''})",
         "",
         f"-- {len(b.used)} used, {len(b.filtered)} filtered; block {b.block_tokens} tokens vs "
         f"{b.all_memory_tokens} for all memory; judge: {b.mode}" + (f" ({b.degraded})" if b.degraded else ""),
     ]
-    lines += [f"-- used {i.record.handle}: {i.reason}" for i in b.used]
+    for i in b.used:
+        source = f" ({sources.get(i.record.id, 'project')})" if sources is not None else ""
+        lines.append(f"-- used {i.record.handle}{source}: {i.reason}")
     lines += [f"-- filtered {i.record.handle}: {i.reason}" for i in b.filtered]
     lines += [
         f"-- unreviewed excerpt: session {e.session_id} turn {e.turn_index} ({e.occurred_at.date()}), score "
         f"{e.score:.2f}; promote: forethought inbox from-excerpt {e.session_id} {e.turn_index} QUOTE --kind KIND"
         for e in b.excerpts
     ]
+    return lines
+
+
+def brief(ctx: Context) -> Output:
+    memory = ctx.memory()
+    memory.model = ctx.model()
+    b = memory.brief(
+        ctx.scope, ctx.args.task, limit=ctx.args.limit, file_paths=ctx.args.paths, max_excerpts=ctx.args.excerpts
+    )
+    lines = brief_lines(b)
     return Output(brief_data(b), "\n".join(lines))
 
 

@@ -188,16 +188,7 @@ def _brief(ctx: Context) -> Output:
     data = chat_commands.brief_data(b)
     for item in data["used"]:
         item["source"] = sources.get(item["id"], "project")
-    lines = [
-        b.block or f"(nothing applies{': ' + b.note if b.note else ''})",
-        "",
-        f"-- {len(b.used)} used, {len(b.filtered)} filtered; block {b.block_tokens} tokens vs "
-        f"{b.all_memory_tokens} for all rules; judge: {b.mode}" + (f" ({b.degraded})" if b.degraded else ""),
-    ]
-    lines += [f"-- used {i.record.handle} ({sources.get(i.record.id, 'project')}): {i.reason}" for i in b.used]
-    lines += [f"-- filtered {i.record.handle}: {i.reason}" for i in b.filtered]
-    lines += [f"-- unreviewed excerpt: session {e.session_id} turn {e.turn_index} ({e.occurred_at.date()})"
-              for e in b.excerpts]  # fmt: skip
+    lines = chat_commands.brief_lines(b, sources)
     if a.repo is not None:
         lines += _stale_notes(ctx, [i.record for i in b.used], data)
     return Output(data, "\n".join(lines))

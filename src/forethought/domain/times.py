@@ -18,12 +18,29 @@ __all__ = [
     "EARLIEST",
     "LATEST",
     "MAX_TIME_CHARS",
+    "MONTH_NAMES",
     "check_time_range",
     "format_time",
     "parse_time",
     "stored_time",
     "utcnow",
 ]
+
+# Each month's full name first, then its abbreviations (January first).
+MONTH_NAMES: tuple[tuple[str, ...], ...] = (
+    ("january", "jan"),
+    ("february", "feb"),
+    ("march", "mar"),
+    ("april", "apr"),
+    ("may",),
+    ("june", "jun"),
+    ("july", "jul"),
+    ("august", "aug"),
+    ("september", "sep", "sept"),
+    ("october", "oct"),
+    ("november", "nov"),
+    ("december", "dec"),
+)
 
 MAX_TIME_CHARS = 64  # far longer than any ISO 8601 timestamp; longer text is refused unread
 EARLIEST = datetime(1, 1, 2, tzinfo=UTC)

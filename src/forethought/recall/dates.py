@@ -11,23 +11,11 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from forethought.domain.times import MONTH_NAMES
+
 __all__ = ["Period", "periods", "read_periods"]
 
-# Each month's full name first, then its abbreviations.
-_MONTH_NAMES = [
-    ("january", "jan"),
-    ("february", "feb"),
-    ("march", "mar"),
-    ("april", "apr"),
-    ("may",),
-    ("june", "jun"),
-    ("july", "jul"),
-    ("august", "aug"),
-    ("september", "sep", "sept"),
-    ("october", "oct"),
-    ("november", "nov"),
-    ("december", "dec"),
-]
+_MONTH_NAMES = MONTH_NAMES
 _MONTHS = {name: i for i, names in enumerate(_MONTH_NAMES, start=1) for name in names}
 _NAMES = sorted(_MONTHS, key=len, reverse=True)
 # With a year, a month name in any case; without one, only capitalised ("I may 2x it" is no date).

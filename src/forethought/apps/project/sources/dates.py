@@ -10,29 +10,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime
 
+from forethought.domain.times import MONTH_NAMES
+
 __all__ = ["parse_date"]
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        start=1,
-    )
-    for name in names
-}
+_MONTHS = {name: number for number, names in enumerate(MONTH_NAMES, start=1) for name in names}
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _DATE_SHAPES = tuple(
