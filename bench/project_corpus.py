@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-__all__ = ["AREAS", "Rule", "diff", "rules", "sessions", "tasks"]
+__all__ = ["AREAS", "Area", "Rule", "rules", "sessions", "tasks"]
 
 
 @dataclass(frozen=True)

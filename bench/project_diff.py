@@ -16,44 +16,44 @@ from bench.project_corpus import AREAS, Area
 __all__ = ["diff"]
 
 _TS = (
-    "import {{ {ident} }} from \"./{stem}\";",
-    "import {good} from \"{good}\";",
+    'import {{ {ident} }} from "./{stem}";',
+    'import {good} from "{good}";',
     "export async function {ident}Handler(req: Request, res: Response): Promise<void> {{",
     "  const {var} = await {ident}(req.body);",
-    "  if (!{var}) throw new ApiError(404, \"{noun} not found\");",
-    "  logger.info({{ requestId: req.id, {var} }}, \"{noun} handled\");",
+    '  if (!{var}) throw new ApiError(404, "{noun} not found");',
+    '  logger.info({{ requestId: req.id, {var} }}, "{noun} handled");',
     "  res.status(200).json({{ data: {var} }});",
     "}}",
     "const {var} = items.filter((x) => x.{var}Id === id).map((x) => x.amount);",
     "  return {ident}({var}, {{ timeoutMs: {n}000 }});",
     "// TODO: move {noun} to {ident}",
-    "export const {VAR} = process.env.{VAR} ?? \"{n}\";",
+    'export const {VAR} = process.env.{VAR} ?? "{n}";',
 )
-_TS_BAD = ("import {bad} from \"{bad}\";", "  console.log(\"{noun}\", {var});")
+_TS_BAD = ('import {bad} from "{bad}";', '  console.log("{noun}", {var});')
 _PY = (
     "from services.{area}.{stem} import {ident}",
     "import {good_py}",
     "def {snake}(session, {var}: int) -> dict:",
-    "    \"\"\"Handle {noun} for one customer.\"\"\"",
+    '    """Handle {noun} for one customer."""',
     "    result = {ident}(session, {var})",
-    "    log.info(\"{noun} done\", extra={{\"request_id\": request_id}})",
+    '    log.info("{noun} done", extra={{"request_id": request_id}})',
     "    if result is None:",
-    "        raise NotFound(\"{noun}\")",
-    "    return {{\"{var}\": result, \"count\": len(result)}}",
+    '        raise NotFound("{noun}")',
+    '    return {{"{var}": result, "count": len(result)}}',
     "    with session.begin():",
     "        session.execute(select(Order).where(Order.id == {var}))",
-    "{VAR} = int(os.environ.get(\"{VAR}\", \"{n}\"))",
+    '{VAR} = int(os.environ.get("{VAR}", "{n}"))',
 )
-_PY_BAD = ("import {bad_py}", "    print(\"{noun}\", {var})")
+_PY_BAD = ("import {bad_py}", '    print("{noun}", {var})')
 _YAML = (
     "  {var}:",
     "    image: registry.example.com/{area}:{n}.{n}.0",
     "    replicas: {n}",
     "    env:",
     "      - name: {VAR}",
-    "        value: \"{n}\"",
+    '        value: "{n}"',
     "    resources:",
-    "      limits: {{ cpu: \"{n}00m\", memory: \"{n}00Mi\" }}",
+    '      limits: {{ cpu: "{n}00m", memory: "{n}00Mi" }}',
     "  - run: {command}",
     "    timeout-minutes: {n}",
 )

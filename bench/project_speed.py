@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ def _warm(memory: Any) -> float:
     return round(time.perf_counter() - start, 2)
 
 
-def _profile(call: Callable[[], object], top: int = 15) -> list[dict[str, Any]]:
+def _profile(call: Callable[[], object], top: int = 30) -> list[dict[str, Any]]:
     """One run of `call` under cProfile: the `top` functions by cumulative time."""
     profiler = cProfile.Profile()
     profiler.runcall(call)
@@ -142,7 +143,7 @@ def group_brief(db: Path, sizes: dict[str, int]) -> dict[str, Any]:
                 excerpts = 3 if name == "default" else 0
                 out[name]["profile_task"] = slow[0]
                 out[name]["profile"] = _profile(
-                    lambda t=slow, e=excerpts: memory.brief(scope, t[0], file_paths=t[1], max_excerpts=e)
+                    partial(memory.brief, scope, slow[0], file_paths=slow[1], max_excerpts=excerpts)
                 )
     return out
 
@@ -152,8 +153,9 @@ def group_check(db: Path, sizes: dict[str, int]) -> dict[str, Any]:
 
     out: dict[str, Any] = {"load": os.getloadavg()[0]}
     text, files = diff(sizes["diff_lines"])
-    out.update(diff_lines=len(text.splitlines()), diff_files=files,
-               added_lines=sum(1 for line in text.splitlines() if line.startswith("+") and not line.startswith("+++")))  # fmt: skip
+    lines = text.splitlines()
+    added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
+    out.update(diff_lines=len(lines), diff_files=files, added_lines=added)
     with _open(db) as memory:
         out["model_warmup_s"] = _warm(memory)
         scope = memory.scope("project", SUBJECT)
@@ -219,6 +221,7 @@ def group_adr(tmp: Path, folder: Path) -> dict[str, Any]:
         scope = memory.scope("project", "adr")
         start = time.perf_counter()
         result = import_path(memory, scope, folder)
+        assert result.documents is not None
         seconds = time.perf_counter() - start
         files = len(list(folder.glob("*.md")))
         out.update(seconds=round(seconds, 2), markdown_files=files, documents=len(result.documents.documents),
@@ -275,9 +278,14 @@ def main() -> None:
     sizes = _sizes(args)
     if args.group:
         db = args.place / "project.db"
-        run = {"build": lambda: group_build(db, sizes), "brief": lambda: group_brief(db, sizes),
-               "check": lambda: group_check(db, sizes), "git": lambda: group_git(args.place, sizes),
-               "adr": lambda: group_adr(args.place, Path(args.adr))}[args.group]  # fmt: skip
+        groups: dict[str, Callable[[], dict[str, Any]]] = {
+            "build": lambda: group_build(db, sizes),
+            "brief": lambda: group_brief(db, sizes),
+            "check": lambda: group_check(db, sizes),
+            "git": lambda: group_git(args.place, sizes),
+            "adr": lambda: group_adr(args.place, Path(args.adr)),
+        }
+        run = groups[args.group]
         print(json.dumps(run()))
         return
     started = time.perf_counter()
