@@ -3,19 +3,20 @@
     python -m bench.project_speed [--quick] [--out bench/results/project_speed.json]
 
 Real MiniLM embedder (the default), heuristic mode (no LLM). Each group runs in its own process:
-1. `build`: a fresh project of `--rules` generated rules (`retain_many`, six kinds over ten areas,
-   `bench/project_corpus.py`) and `--sessions` generated coding sessions, each through
+1. `build`: a fresh project of 2,000 generated rules (`retain_many`, six kinds over ten areas,
+   `bench/project_corpus.py`) and 500 generated coding sessions of 8 turns, each through
    `submit_session` (captured *and* extracted: its candidates wait in the inbox);
-2. `brief`: over that project, `--briefs` calls over varied tasks with 0-2 file paths after one
-   warm-up, with the default `max_excerpts` (3) and with `max_excerpts=0`;
-3. `check`: a generated ~1,000-line unified diff (`bench/project_diff.py`) checked `--checks` times
-   with `diff=True` after one warm-up;
-4. `git`: a generated repository of `--commits` commits (`bench.git_read.build`) through
-   `import_git` into a fresh project, then the same repository again (everything known);
+2. `brief`: over that project, 200 calls over varied tasks with 0-2 file paths after one warm-up,
+   with the default `max_excerpts` (3) and with `max_excerpts=0`;
+3. `check`: a generated ~1,000-line unified diff (`bench/project_diff.py`) checked 20 times with
+   `diff=True` after one warm-up;
+4. `git`: a generated repository of 2,000 commits (`bench.git_read.build`) through `import_git`
+   into a fresh project, then the same repository again (everything known);
 5. `adr`: the ADR folder (`--adr`, 45 real ADRs) through `import_path` into a fresh project.
 Models are loaded before the clock starts in every group (their load time is reported apart). A
 group whose target is missed is profiled once more (cProfile, one run; the top functions by
-cumulative time go in the results). `--quick` shrinks every size for a smoke run (under 2 minutes).
+cumulative time go in the results). `--quick` shrinks the sizes (`QUICK`) for a smoke run (under 2 minutes),
+written to the temporary folder, not to bench/results.
 """
 
 from __future__ import annotations
@@ -271,7 +272,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--adr", default="/work/shared/data/adr")
-    parser.add_argument("--out", type=Path, help="default bench/results/project_speed[_quick].json")
+    parser.add_argument(
+        "--out", type=Path, help="default bench/results/project_speed.json (--quick: in the temp folder)"
+    )
     parser.add_argument("--group", choices=("build", "brief", "check", "git", "adr"), help=argparse.SUPPRESS)
     parser.add_argument("--place", type=Path, help=argparse.SUPPRESS)  # internal: the folder a group works in
     args = parser.parse_args()
@@ -299,7 +302,8 @@ def main() -> None:
     report = {"date": now_iso(), "machine": machine(), "command": command_line(), "quick": args.quick,
               "sizes": sizes, "targets": TARGETS, "wall_s": round(time.perf_counter() - started, 1),
               **results}  # fmt: skip
-    out = args.out or ROOT / "bench" / "results" / ("project_speed_quick.json" if args.quick else "project_speed.json")
+    quick_out = Path(tempfile.gettempdir()) / "project_speed_quick.json"  # a smoke run's figures are not kept
+    out = args.out or (quick_out if args.quick else ROOT / "bench" / "results" / "project_speed.json")
     write_json(out, report)
     print(table(report))
     print(f"\n{out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}; {report['wall_s']} s in all")
