@@ -179,6 +179,23 @@ CASES: dict[str, Case] = {
     f"GET {S}/traces": Case(queries=_paged),
     f"GET {S}/traces/{{trace_id}}": Case(),
     f"GET {S}/audit": Case(queries=lambda s: [{}, *({"record_id": r} for r in s.b_ids["record_id"])]),
+    # The project app's routes: A names B's subjects and B's record ids; A's own spaces answer.
+    f"GET {S}/rulebook": Case(queries=lambda s: [{}, {"format": "agents"}, {"as_of": "2999-01-01"}]),
+    f"GET {S}/rulebook/changes": Case(
+        queries=lambda s: [{"since": "2000-01-01"}, {"since": "2000-01-01", "limit": 200}]
+    ),
+    f"GET {S}/stale": Case(queries=lambda s: [{}, {"days": 1}]),
+    f"POST {S}/stale/{{record_id}}/confirm": Case(bodies=lambda s: [None, {"note": "A confirms it."}]),
+    f"POST {S}/stale/{{record_id}}/retire": Case(bodies=lambda s: [{"why": "A retires it."}]),
+    f"POST {S}/documents": Case(
+        bodies=lambda s: [{"files": [{"path": "AGENTS.md", "text": "- Always keep the ledger in Postgres.\n"}]}]
+    ),
+    f"POST {S}/eval": Case(
+        bodies=lambda s: [
+            {"tasks": [{"id": f"t{i}", "task": QUESTION, "must": [r]} for i, r in enumerate(s.b_ids["record_id"][:8])]}
+        ]
+    ),
+    f"POST {S}/compare": Case(bodies=lambda s: [{"task": QUESTION}]),
 }
 
 
