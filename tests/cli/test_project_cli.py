@@ -231,18 +231,18 @@ def test_organisation_rules_reach_every_project_until_one_overrides_them(cli: Cl
     draft.write_text('logger.info("paid", email=customer.email, card=card_number)\n')
     task = ["add logging of the customer's card number and e-mail to the payment handler"]
     brief = cli("project", "brief", "--project", "shop", "--path", "src/payments/log.py", *task, "--json").json()
-    assert {u["source"] for u in brief["used"]} >= {"organisation"}, brief
+    assert {u["origin"] for u in brief["used"]} >= {"organisation"}, brief
     assert "(ORG)" in brief["block"]
     why = "the fraud team needs raw e-mails in this one service"
     assert cli("project", "org", "override", "--project", "shop", org_rule["handle"], "--why", why).code == 0
     listed = cli("project", "org", "overrides", "--project", "shop", "--json").json()
     assert [o["record"]["id"] for o in listed] == [org_rule["id"]] and listed[0]["reason"] == why
     after = cli("project", "brief", "--project", "shop", "--path", "src/payments/log.py", *task, "--json").json()
-    assert all(u["source"] == "project" for u in after["used"])
+    assert all(u["origin"] == "project" for u in after["used"])
     assert any("overridden in this project" in f["reason"] for f in after["filtered"])
     # another project still inherits it
     other = cli("project", "brief", "--project", "cart", "--path", "src/payments/log.py", *task, "--json").json()
-    assert any(u["source"] == "organisation" for u in other["used"])
+    assert any(u["origin"] == "organisation" for u in other["used"])
     assert cli("project", "org", "restore", "--project", "shop", org_rule["handle"], "--why", "done").code == 0
     assert cli("project", "org", "overrides", "--project", "shop", "--json").json() == []
     reserved = cli("project", "brief", "--project", "_organisation", "x")

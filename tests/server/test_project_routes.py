@@ -254,3 +254,15 @@ def test_check_reads_a_diff_and_names_file_and_line(api: Api) -> None:
     plain = api.post(f"{BASE}/check", json={"draft": "import moment from 'moment'"}).json()
     assert plain["diff"] is False and plain["violations"][0]["line"] is None
     assert "diff" in _error(api.post(f"{BASE}/check", json={"draft": "just words", "diff": True}), 422)
+
+
+def test_brief_and_check_over_http_merge_the_workspaces_organisation_rules(api: Api, other: Api) -> None:
+    org = _rule(api, "Never import moment in any service; use date-fns.", subject="_organisation")
+    task = {"task": "format dates with moment in the invoice page", "file_paths": ["src/invoice.ts"]}
+    used = api.post(f"{BASE}/brief", json=task).json()["used"]
+    assert [u["record"]["id"] for u in used] == [org["id"]] and used[0]["reason"].startswith("organisation rule")
+    found = api.post(f"{BASE}/check", json={"draft": "import moment from 'moment';", "path": "src/a.ts"}).json()
+    assert [v["record_id"] for v in found["violations"]] == [org["id"]]
+    # another workspace inherits its own organisation's rules, never this one's
+    assert other.post(f"{BASE}/brief", json=task).json()["used"] == []
+    assert other.post(f"{BASE}/check", json={"draft": "import moment from 'moment';"}).json()["violations"] == []

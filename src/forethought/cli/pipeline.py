@@ -215,17 +215,23 @@ def check(ctx: Context) -> Output:
     memory.model = ctx.model()
     path = ctx.args.path or (None if ctx.args.file == "-" else ctx.args.file)
     report: CheckReport = memory.check(ctx.scope, read_file_arg(ctx.args.file, field_name="draft"), path=path)
-    data = report.model_dump(mode="json")
+    return Output(report.model_dump(mode="json"), "\n".join(check_lines(report)), code=1 if report.violations else 0)
+
+
+def check_lines(report: CheckReport, origins: Mapping[str, str] | None = None, *, diff: bool = False) -> list[str]:
+    """A check report for a terminal: each finding with where it is (a diff's file:line), the
+    draft's words, the fix and, when `origins` names it, that the rule is an organisation's."""
     pad = " " * 9
-    lines = [
-        f"{v.severity.upper():<8} [{v.handle}] {v.message}\n{pad}excerpt: {v.excerpt!r}\n{pad}fix: {v.suggestion}"
-        for v in report.violations
-    ] or ["clean: nothing in the draft goes against memory"]
-    lines.append(
-        f"-- {report.records_checked} records checked, mode {report.mode}"
-        + (f" ({report.degraded})" if report.degraded else "")
-    )
-    return Output(data, "\n".join(lines), code=0 if not report.violations else 1)
+    lines = []
+    for v in report.violations:
+        org = " (organisation rule)" if origins is not None and origins.get(v.record_id) == "organisation" else ""
+        where = f"\n{pad}at {v.path}:{v.line}" if v.path and v.line else f"\n{pad}in {v.path}" if v.path else ""
+        lines.append(f"{v.severity.upper():<8} [{v.handle}]{org} {v.message}{where}\n{pad}excerpt: {v.excerpt!r}"
+                     f"\n{pad}fix: {v.suggestion}")  # fmt: skip
+    what = "the diff's added lines" if diff else "the draft"
+    lines = lines or [f"clean: nothing in {what} goes against memory"]
+    degraded = f" ({report.degraded})" if report.degraded else ""
+    return [*lines, f"-- {report.records_checked} records checked, mode {report.mode}{degraded}"]
 
 
 def ask(ctx: Context) -> Output:

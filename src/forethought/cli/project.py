@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from forethought.projects.org import (
 )
 from forethought.projects.rulebook import FORMATS as BOOK_FORMATS
 from forethought.projects.rulebook import build_rulebook, changes, render
-from forethought.projects.stale import REVIEW_DAYS, missing_evidence, review_queue
+from forethought.projects.stale import REVIEW_DAYS, missing_evidence, queue_missing, review_queue
 
 __all__ = ["project", "register"]
 
@@ -134,24 +134,12 @@ def _check(ctx: Context) -> Output:
     memory = ctx.memory()
     memory.model = ctx.model()
     path = None if is_diff else a.path or (None if a.file == "-" else a.file)
-    report, sources = merged_check(memory, ctx.scope, text, path=path, diff=is_diff)
-    pad = " " * 9
-    lines = [
-        f"{v.severity.upper():<8} [{v.handle}]{_org_mark(sources, v.record_id)} {v.message}"
-        + (f"\n{pad}at {v.path}:{v.line}" if v.path and v.line else f"\n{pad}in {v.path}" if v.path else "")
-        + f"\n{pad}line: {v.excerpt!r}\n{pad}fix: {v.suggestion}"
-        for v in report.violations
-    ] or ["clean: nothing in the " + ("diff's added lines" if is_diff else "draft") + " goes against memory"]
-    lines.append(f"-- {report.records_checked} records checked, mode {report.mode}"
-                 + (f" ({report.degraded})" if report.degraded else ""))  # fmt: skip
+    report, origins = merged_check(memory, ctx.scope, text, path=path, diff=is_diff)
     data = report.model_dump(mode="json")
     for v in data["violations"]:
-        v["source"] = sources.get(v["record_id"], "project")
+        v["origin"] = origins.get(v["record_id"], "project")  # `source` already says which check found it
+    lines = chat_commands.check_lines(report, origins, diff=is_diff)
     return Output(data, "\n".join(lines), code=1 if report.violations else 0)
-
-
-def _org_mark(sources: Mapping[str, str], record_id: str) -> str:
-    return " (organisation rule)" if sources.get(record_id) == "organisation" else ""
 
 
 def _rulebook(ctx: Context) -> Output:
@@ -187,7 +175,7 @@ def _brief(ctx: Context) -> Output:
     b, sources = merged_brief(memory, ctx.scope, a.task, limit=a.limit, file_paths=a.paths, max_excerpts=a.excerpts)
     data = chat_commands.brief_data(b)
     for item in data["used"]:
-        item["source"] = sources.get(item["id"], "project")
+        item["origin"] = sources.get(item["id"], "project")
     lines = chat_commands.brief_lines(b, sources)
     if a.repo is not None:
         lines += _stale_notes(ctx, [i.record for i in b.used], data)
@@ -198,11 +186,7 @@ def _stale_notes(ctx: Context, used: list[Record], data: dict[str, Any]) -> list
     """Mark the briefed rules whose cited evidence is gone from the tree, and queue them once."""
     memory = ctx.memory()
     gone = missing_evidence(used, Path(ctx.args.repo), environ=os.environ)
-    queued = {s.record.id for s in review_queue(memory, ctx.scope, flag=False)
-              if any(r.startswith("marked stale") for r in s.reasons)}  # fmt: skip
-    for record in used:
-        if record.id in gone and record.id not in queued and record.space_id == memory.space(ctx.scope).id:
-            memory.note_review(ctx.scope, record.id, "stale", reason="evidence gone: " + ", ".join(gone[record.id]))
+    queue_missing(memory, ctx.scope, used, gone)  # an inherited organisation rule is not this project's to queue
     data["stale"] = {r.handle: gone[r.id] for r in used if r.id in gone}
     return [f"-- STALE {handle}: its evidence is gone ({', '.join(what)}); re-confirm it: forethought project "
             f"confirm --project {ctx.args.space} {handle}" for handle, what in data["stale"].items()]  # fmt: skip

@@ -31,6 +31,7 @@ from forethought.domain import Evidence, Modality, Record, RelationLabel, Role, 
 from forethought.domain.candidates import Candidate, Rejection
 from forethought.domain.documents import DocumentStatus, ItemAction, SourceDocument, SourceItem
 from forethought.domain.times import utcnow
+from forethought.errors import InvalidInput
 from forethought.llm.base import ChatModel
 from forethought.memory import Memory, Scope
 from forethought.memory.writing import created_event
@@ -98,7 +99,7 @@ def file_documents(
 ) -> DocumentImport:
     """File `documents` (oldest first within each pass) into the scope's space; see the module."""
     if len(documents) > MAX_DOCUMENTS:
-        raise ValueError(f"at most {MAX_DOCUMENTS:,} documents an import")  # readers bound themselves first
+        raise InvalidInput(f"at most {MAX_DOCUMENTS:,} documents an import (import a long history in ranges)")
     space = scope.space()
     known = memory.store.sessions.known_refs(space.id, [d.ref for d in documents])
     current = [d for d in documents if d.status not in _HISTORY]
@@ -188,7 +189,7 @@ def _kind_of(app: App, session: Session, item: SourceItem) -> str:
     turn = session.turns[item.turn_index] if 0 <= item.turn_index < len(session.turns) else session.turns[0]
     view = session.model_copy(update={"turns": (turn.model_copy(update={"text": item.quote}),)})
     found = app.extract(view)
-    return found[0].kind if found else next(iter(app.kinds))  # the app's first kind is its broadest
+    return found[0].kind if found else next(iter(app.kinds))  # the app's own first kind when it reads nothing
 
 
 def _history(

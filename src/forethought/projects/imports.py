@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from forethought.apps.project.sources.adr import read_adr, read_adr_folder
+from forethought.apps.project.sources.adr import read_adr_folder
 from forethought.apps.project.sources.git import read_git_log
 from forethought.apps.project.sources.rulefiles import MAX_RULE_FILE_CHARS, is_rule_file, read_rule_file
 from forethought.domain.documents import SourceDocument
@@ -24,6 +24,7 @@ from forethought.facade import Forethought, Scope
 from forethought.pipeline.documents import DocumentImport
 from forethought.pipeline.service import SessionSubmission
 from forethought.pipeline.transcripts import FORMATS as TRANSCRIPT_FORMATS
+from forethought.projects.documents import read_document
 
 __all__ = ["FORMATS", "MAX_SESSION_CHARS", "ProjectImport", "import_git", "import_path"]
 
@@ -59,14 +60,13 @@ def import_path(memory: Forethought, scope: Scope, path: Path, *, fmt: str = "au
             return _rule_files(memory, scope, path)
         return ProjectImport("adr", memory.file_documents(scope, found.documents), skipped=list(found.skipped))
     text = _read(path)
-    if fmt == "rules" or (fmt == "auto" and is_rule_file(path.as_posix())):
-        return ProjectImport("rules", memory.file_documents(scope, [read_rule_file(text, path=path.name)]))
-    if fmt in ("auto", "adr") and path.suffix.lower() in (".md", ".markdown"):
-        adr = read_adr(text, path=path.name)
-        if adr is not None:
-            return ProjectImport("adr", memory.file_documents(scope, [adr]))
-        if fmt == "adr":
-            raise InvalidInput(f"{path}: not an ADR (no status or decision section)")
+    # A rule file keeps the name its tool knows it by (`.cursor/rules/x.mdc`), never a machine's path.
+    known = "/".join(path.parts[-3:]) if path.suffix == ".mdc" else path.name
+    document = read_document(text, path=known, fmt=fmt) if fmt in ("auto", "rules", "adr") else None
+    if document is not None:
+        return ProjectImport(document.source, memory.file_documents(scope, [document]))
+    if fmt == "adr":
+        raise InvalidInput(f"{path}: not an ADR (no status or decision section)")
     if len(text) > MAX_SESSION_CHARS:
         raise InvalidInput(
             f"{path}: a session is at most {MAX_SESSION_CHARS:,} characters ({len(text):,} given); split it first"

@@ -95,8 +95,8 @@ def merged_brief(
     org = org_scope(memory, scope)
     if scope.app.name != "project" or scope.subject == ORG or not memory.list_records(org, limit=1):
         return own, {i.record.id: "project" for i in own.used}
-    skipped = overrides(memory, scope)
     inherited = memory.brief(org, task, limit=limit, file_paths=file_paths, max_excerpts=0)
+    skipped = overrides(memory, scope) if inherited.used else {}  # the audit trail is read only when it matters
     used = list(own.used)
     sources: dict[str, Source] = {i.record.id: "project" for i in used}
     filtered = list(own.filtered)
@@ -130,8 +130,8 @@ def merged_check(memory: Forethought, scope: Scope, draft: str, *, path: str | N
     org = org_scope(memory, scope)
     if scope.app.name != "project" or scope.subject == ORG or not memory.list_records(org, limit=1):
         return own, sources
-    skipped = overrides(memory, scope)
     inherited = memory.check(org, draft, path=path, diff=diff)
+    skipped = overrides(memory, scope) if inherited.violations else {}
     kept = [v for v in inherited.violations if v.record_id not in skipped]
     sources.update({v.record_id: "organisation" for v in kept})
     violations = [*own.violations, *kept]

@@ -27,7 +27,7 @@ from forethought.errors import InvalidInput
 from forethought.facade import Forethought, Scope
 from forethought.projects.rulebook import build_rulebook
 
-__all__ = ["REVIEW_DAYS", "Evidence", "StaleRule", "evidence_of", "missing_evidence", "review_queue"]
+__all__ = ["REVIEW_DAYS", "Evidence", "StaleRule", "evidence_of", "missing_evidence", "queue_missing", "review_queue"]
 
 REVIEW_DAYS = 180
 MAX_FILES = 50_000  # files listed from a working tree
@@ -131,10 +131,22 @@ def review_queue(
         if missing:
             reasons.append("cited evidence no longer in the working tree: " + ", ".join(missing))
             if flag and flagged is None:
-                memory.note_review(scope, record.id, "stale", reason="evidence gone: " + ", ".join(missing)[:900])
+                _mark(memory, scope, record, missing)
         if reasons:
             queue.append(StaleRule(record, due, reasons, missing))
     return sorted(queue, key=lambda s: (not s.missing, s.due, s.record.id))
+
+
+def queue_missing(memory: Forethought, scope: Scope, records: Sequence[Record], gone: dict[str, list[str]]) -> None:
+    """Mark stale, once, each of `records` whose evidence `gone` names (a brief that saw it gone)."""
+    own = memory.space(scope).id
+    for record in records:
+        if record.id in gone and record.space_id == own and _marks(memory, scope, record)[1] is None:
+            _mark(memory, scope, record, gone[record.id])
+
+
+def _mark(memory: Forethought, scope: Scope, record: Record, missing: list[str]) -> None:
+    memory.note_review(scope, record.id, "stale", reason="evidence gone: " + ", ".join(missing)[:900])
 
 
 def _marks(memory: Forethought, scope: Scope, record: Record) -> tuple[datetime, str | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from forethought.pipeline.diffs import looks_like_diff
+from forethought.projects.org import merged_brief, merged_check
 from forethought.server.deps import ServicesDep, SubjectDep
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS
@@ -46,9 +47,9 @@ def recall(subject: SubjectDep, body: RecallIn) -> RecallOut:
 
 @router.post("/brief", summary="The memory that applies to a task, and its prompt block", response_model=BriefOut)
 def brief(subject: SubjectDep, body: BriefIn) -> BriefOut:
-    made = subject.memory.brief(
-        subject.scope, body.task, limit=body.limit, file_paths=body.file_paths, max_excerpts=body.max_excerpts
-    )
+    """A project's brief merges the organisation rules it inherits (reasons say "organisation rule")."""
+    made, _ = merged_brief(subject.memory, subject.scope, body.task, limit=body.limit, file_paths=body.file_paths,
+                           max_excerpts=body.max_excerpts)  # fmt: skip
     return BriefOut.of(made)
 
 
@@ -57,7 +58,8 @@ def check(subject: SubjectDep, body: CheckIn) -> CheckOut:
     """A unified diff (`diff`: true, or detected when omitted) is checked by the lines it adds, file
     by file: each violation names its `path` and `line`; `path` is then the diff's own."""
     is_diff = looks_like_diff(body.draft) if body.diff is None else body.diff
-    report = subject.memory.check(subject.scope, body.draft, path=None if is_diff else body.path, diff=is_diff)
+    report, _ = merged_check(subject.memory, subject.scope, body.draft, path=None if is_diff else body.path,
+                             diff=is_diff)  # fmt: skip
     return CheckOut.of(report, diff=is_diff)
 
 

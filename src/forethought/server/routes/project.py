@@ -16,13 +16,13 @@ from fastapi import APIRouter, Depends, Query
 from forethought.domain.times import MAX_TIME_CHARS, format_time, parse_time
 from forethought.errors import InvalidInput
 from forethought.projects.compare import compare
+from forethought.projects.documents import file_texts
 from forethought.projects.evaluation import evaluate
 from forethought.projects.rulebook import Change, build_rulebook, changes, render
 from forethought.projects.stale import REVIEW_DAYS, StaleRule, review_queue
 from forethought.server.deps import PageDep, Subject, SubjectDep
 from forethought.server.errors import ApiError
 from forethought.server.pagination import slice_sorted
-from forethought.server.projectdocs import file_texts
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS, Page, RecordOut
 from forethought.server.schemas.project import (

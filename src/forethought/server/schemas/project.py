@@ -8,11 +8,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from forethought.projects.compare import MAX_FILE_PATHS, MAX_PATH_CHARS, MAX_REPEAT, MAX_TASK_CHARS
+from forethought.projects.documents import MAX_FILE_CHARS, MAX_FILES, Filed
+from forethought.projects.documents import MAX_PATH_CHARS as MAX_DOC_PATH_CHARS
 from forethought.projects.evaluation import MAX_TASKS, Task
 from forethought.projects.rulebook import Change
 from forethought.projects.stale import StaleRule
-from forethought.server.projectdocs import MAX_FILE_CHARS, MAX_FILES, Filed
-from forethought.server.projectdocs import MAX_PATH_CHARS as MAX_DOC_PATH_CHARS
 from forethought.server.schemas.admin import RejectionOut
 from forethought.server.schemas.common import RecordOut
 from forethought.server.schemas.records import MAX_REASON

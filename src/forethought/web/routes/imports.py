@@ -8,7 +8,7 @@ may name the person among the transcript's named speakers and say when the sessi
 (an ISO 8601 time with its time zone) for a transcript that carries no times.
 
 A project's import page also takes its rule files and ADR Markdown files (several at once) at
-`.../import/documents`: read by name and filed once each (`forethought.server.projectdocs`), in
+`.../import/documents`: read by name and filed once each (`forethought.projects.documents`), in
 the request, ending on the filing result.
 """
 
@@ -27,7 +27,7 @@ from forethought.domain.limits import MAX_SPEAKER, check_speaker, parse_sequence
 from forethought.domain.times import MAX_TIME_CHARS, parse_time
 from forethought.errors import InvalidInput
 from forethought.pipeline.transcripts import MAX_TRANSCRIPT_BYTES
-from forethought.server.projectdocs import MAX_FILE_CHARS, MAX_FILES, file_texts
+from forethought.projects.documents import MAX_FILE_CHARS, MAX_FILES, file_texts
 from forethought.web.deps import FormPlaceDep, FormProjectDep, Place, PlaceDep
 from forethought.web.errors import PageError, PageRoute
 from forethought.web.jobs import FORMATS, PlannedSession, Progress, plan_import, run_import

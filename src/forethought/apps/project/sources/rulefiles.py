@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 
 from forethought.apps.project.areas import vote
 from forethought.apps.project.rules import classify
+from forethought.apps.project.sources.markdown import front_matter
 from forethought.domain import Role, Turn
 from forethought.domain.documents import MAX_ITEMS, SourceDocument, SourceItem
 from forethought.errors import InvalidInput, ModelUnavailable
@@ -36,8 +37,6 @@ _NAMES = frozenset({"agents.md", "claude.md", "gemini.md", ".cursorrules", ".win
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?(?P<body>\S.*)$")
 _HEADING = re.compile(r"^#{1,6}[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_FRONT = re.compile(r"\A---[ \t]*\n(?P<body>.*?)\n---[ \t]*(?:\n|\Z)", re.S)
-_FIELD = re.compile(r"^(?P<key>[A-Za-z_]+)[ \t]*:[ \t]*(?P<value>.*)$", re.M)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _DESCRIPTIVE_P = 0.8  # a list item the judge calls chatter this surely is a description, not a rule
 _PROSE_P = 0.5  # a prose sentence becomes a rule at this durable probability (the extractor's)
@@ -87,14 +86,13 @@ def read_rule_file(text: str, *, path: str, judge: SentenceJudge | None = None) 
 
 
 def _front_matter(text: str) -> tuple[_Front, str]:
-    match = _FRONT.match(text)
-    if match is None:
-        return _Front("", (), False), text
-    fields = {m["key"].lower(): m["value"].strip() for m in _FIELD.finditer(match["body"])}
-    globs = tuple(g.strip().strip("'\"") for g in fields.get("globs", "").strip("[]").split(",") if g.strip())
-    return _Front(fields.get("description", "").strip("'\""), globs, fields.get("alwaysapply") == "true"), text[
-        match.end() :
-    ]
+    fields, body = front_matter(text)
+    raw = fields.get("globs", "")
+    globs = tuple(g.strip() for g in (raw if isinstance(raw, list) else raw.split(",")) if g.strip())
+    description = fields.get("description", "")
+    always = fields.get("alwaysapply", "")
+    return _Front(description if isinstance(description, str) else " ".join(description), globs,
+                  always == "true"), text[body:]  # fmt: skip
 
 
 def _sections(body: str, name: str) -> tuple[list[Turn], list[_Piece]]:

@@ -7,7 +7,8 @@ request linked to each other as a folder's are (`link_adrs`); anything else is r
 file. Markdown that is not an ADR (a README, a guide) is reported as skipped. Filing goes through
 the façade, which files each document once: sending the same files again files nothing new.
 
-Shared by the HTTP API (`POST .../documents`) and the workspace's import page.
+Shared by the HTTP API (`POST .../documents`), the workspace's import page and the CLI's
+`project import` of one file (`read_document`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from forethought.errors import InvalidInput
 from forethought.facade import Forethought, Scope
 from forethought.pipeline.documents import DocumentImport
 
-__all__ = ["MAX_FILES", "MAX_FILE_CHARS", "MAX_PATH_CHARS", "Filed", "file_texts", "read_texts"]
+__all__ = ["MAX_FILES", "MAX_FILE_CHARS", "MAX_PATH_CHARS", "Filed", "file_texts", "read_document", "read_texts"]
 
 MAX_FILES = 50
 MAX_FILE_CHARS = MAX_RULE_FILE_CHARS  # 200,000: a rule file's bound, and an ADR's here
@@ -49,6 +50,16 @@ class Filed:
     adrs: int
 
 
+def read_document(text: str, *, path: str, fmt: str = "auto") -> SourceDocument | None:
+    """One file's text as a rule file (by its name, or `fmt` "rules") or an ADR (Markdown, or `fmt`
+    "adr"); None when it is neither (a transcript, a README)."""
+    if fmt == "rules" or (fmt == "auto" and is_rule_file(path)):
+        return read_rule_file(text, path=path)
+    if fmt == "adr" or (fmt == "auto" and PurePosixPath(path).suffix.lower() in _MARKDOWN):
+        return read_adr(text, path=path)
+    return None
+
+
 def read_texts(files: Sequence[tuple[str, str]]) -> Read:
     """Each (path, text) read as a rule file or an ADR; InvalidInput naming the first bad file."""
     if not files:
@@ -66,14 +77,11 @@ def read_texts(files: Sequence[tuple[str, str]]) -> Read:
         seen.add(path)
         if len(text) > MAX_FILE_CHARS:
             raise InvalidInput(f"{path}: at most {MAX_FILE_CHARS:,} characters a file ({len(text):,} given)")
-        if is_rule_file(path):
-            rules.append(read_rule_file(text, path=path))
+        document = read_document(text, path=path)
+        if document is not None:
+            (rules if document.source == "rules" else adrs).append(document)
         elif PurePosixPath(path).suffix.lower() in _MARKDOWN:
-            adr = read_adr(text, path=path)
-            if adr is None:
-                skipped.append((path, "Markdown, but not an ADR (no status or decision section)"))
-            else:
-                adrs.append(adr)
+            skipped.append((path, "Markdown, but not an ADR (no status or decision section)"))
         else:
             raise InvalidInput(f"{path}: not {_KNOWN}")
     return Read([*rules, *link_adrs(adrs)], skipped)
