@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 import pytest
 
 from forethought import Forethought
+from forethought.embed.base import Vectors
+from forethought.embed.hashing import HashingEmbedder
 from forethought.errors import InvalidInput
 from forethought.pipeline.diffs import looks_like_diff, parse_diff
 
@@ -82,3 +87,32 @@ def test_a_require_finding_stands_only_for_a_file_the_diff_creates(memory: Foret
     assert [v for v in memory.check(scope, edited, diff=True).violations if not v.excerpt] == []
     missing = [v for v in memory.check(scope, created, diff=True).violations if not v.excerpt]
     assert len(missing) == 1 and missing[0].path == "src/payments/route.ts" and missing[0].line is None
+
+
+class _Counting(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.seen += list(texts)
+        return super().embed(texts)
+
+
+def test_a_diff_of_many_files_embeds_one_query_and_each_file_keeps_its_own_findings(db_path: Path) -> None:
+    embedder = _Counting()
+    files = [("src/ui/date.ts", 'import moment from "moment";'), ("src/pay/charge.py", "import requests"),
+             ("src/ui/list.ts", "export const rows = [];"), ("src/ui/card.ts", "export const card = 1;")]  # fmt: skip
+    diff = "".join(f"--- a/{p}\n+++ b/{p}\n@@ -1,0 +1,1 @@\n+{line}\n" for p, line in files)
+    with Forethought.open(db_path, embedder=embedder) as memory:
+        scope = memory.scope("project", "shop")
+        memory.retain(scope, "Never use moment in the frontend; use date-fns instead.", kind="dependency_policy")
+        memory.retain(scope, "Never use requests in the backend; make HTTP calls with httpx.", kind="dependency_policy")
+        before = len(embedder.seen)
+        report = memory.check(scope, diff, diff=True)
+    assert len(embedder.seen) - before == 1  # the diff as a whole, not one query per file
+    found = {(v.path, v.excerpt) for v in report.violations}
+    assert ("src/ui/date.ts", 'import moment from "moment";') in found
+    assert ("src/pay/charge.py", "import requests") in found
+    assert {v.path for v in report.violations} == {"src/ui/date.ts", "src/pay/charge.py"}
+    assert "recall" in report.timings_ms and "total" in report.timings_ms

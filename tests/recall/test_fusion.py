@@ -231,7 +231,9 @@ def test_recall_without_the_model_still_answers_from_the_other_signals(db_path: 
         )
         assert memory.recall(memory.scope("generic", "repo"), "PrismaClient").unavailable == []
         embedder.down = True
-        result = memory.recall(memory.scope("generic", "repo"), "PrismaClient")
+        # A query embedded before is answered from the vector cache; a new one needs the model.
+        assert memory.recall(memory.scope("generic", "repo"), "PrismaClient").unavailable == []
+        result = memory.recall(memory.scope("generic", "repo"), "the PrismaClient")
         assert result.unavailable == ["semantic"]
         assert result.hits[0].record.external_id == "n0"
         assert all("semantic" not in h.why for h in result.hits)

@@ -32,16 +32,17 @@ import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
 
-from forethought.apps.base import App, Failed
+from forethought.apps.base import App
 from forethought.domain import Record, Status, handle_for
 from forethought.domain.patterns import Budget, Pattern, PatternTimeout, compile_pattern
+from forethought.embed.cache import embedded
 from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import BackendError, InvalidInput
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
-from forethought.pipeline.applies import heuristic_applicability
-from forethought.pipeline.brief import elapsed_ms, query_for
+from forethought.pipeline.brief import elapsed_ms
+from forethought.pipeline.check_recall import Recalled, failed_action, recall_for
 from forethought.pipeline.check_scope import (
     DraftFacts,
     RuleScope,
@@ -57,7 +58,16 @@ from forethought.text.comments import Comments, comment_spans
 from forethought.text.sentences import sentences
 from forethought.text.words import salient_words
 
-__all__ = ["ACTION_SIMILARITY", "LOW_CONFIDENCE", "MAX_DRAFT_CHARS", "MAX_PATH_CHARS", "check_draft", "failed_action"]
+__all__ = [
+    "ACTION_SIMILARITY",
+    "LOW_CONFIDENCE",
+    "MAX_DRAFT_CHARS",
+    "MAX_PATH_CHARS",
+    "Recalled",
+    "check_draft",
+    "failed_action",
+    "recall_for",
+]
 
 # Cosine similarity at which a recommended clause is the failed action in other words. Set on the
 # shipped MiniLM model with generic pairs (not the bench fixtures): paraphrases of one action
@@ -85,11 +95,7 @@ RULE_JUDGE = "contradicts memory (judge)"
 RULE_POLICY = "goes against the app's policy"
 MAX_CLAUSES = 400  # recommending clauses compared per draft (bounds the embedding call)
 MIN_EXCERPT_CHARS = 4
-RECALL_K = 20
-_FAILED_VALUES = frozenset({"failed", "failure", "fail", "did_not_work", "not_fixed", "unsuccessful", "no_effect"})
 
-_TRIED_HEAD = re.compile(r"^(?:the customer|they|we|the user|i|he|she)\s+(?:tried|attempted)\s+", re.I)
-_FAILED_TAIL = re.compile(r"\s+(?:did not|didn'?t|does not|doesn'?t|failed|was tried|had no effect)\b|[;:]", re.I)
 _CLAUSE = re.compile(r"[;,:]|\s(?:but|so|then|because|since|whereas)\s|\s-\s", re.I)
 _CUE = re.compile(r"\b(?:try|you (?:should|could|can|might|may|need to|must|have to|want to)|let'?s|let us|please"
                   r"|i(?:'d| would)? (?:recommend|suggest)|we (?:should|could)|make sure|go ahead|consider|next step"
@@ -106,26 +112,6 @@ IMPERATIVE = frozenset(  # verbs that open an instruction ("Restart the router."
 )
 
 
-def failed_action(record: Record, failed_kinds: Mapping[str, Failed]) -> str | None:
-    """The action a record says failed (its `action`/`approach` attribute, or its statement with
-    the failure wording cut off), or None when the record is not about a failed action.
-    `failed_kinds` are the app's kinds that record a failed attempt (`App.failed_kinds`)."""
-    attrs = record.attributes
-    said = {str(attrs.get(k, "")).lower().replace(" ", "_") for k in ("outcome", "result", "status")}
-    when = failed_kinds.get(record.kind)
-    failed = when is Failed.ALWAYS or (
-        when is Failed.WHEN_ATTRIBUTES_SAY
-        and (bool(said & _FAILED_VALUES) or any(attrs.get(k) is False for k in ("succeeded", "success", "worked")))
-    )
-    if not failed:
-        return None
-    named = attrs.get("action") or attrs.get("approach")
-    if isinstance(named, str) and named.strip():
-        return named.strip()
-    action = _FAILED_TAIL.split(_TRIED_HEAD.sub("", record.statement), maxsplit=1)[0].strip(" .")
-    return action or record.statement
-
-
 def check_draft(
     memory: Memory,
     scope: Scope,
@@ -134,16 +120,20 @@ def check_draft(
     records: Sequence[Record] | None = None,
     model: ChatModel | None = None,
     path: str | None = None,
+    recalled: Recalled | None = None,
 ) -> CheckReport:
     """Violations of memory in `draft`; `records` are those the draft was written with, `path` the
-    file the draft is for (it decides which rules' patterns apply; without it the content does)."""
+    file the draft is for (it decides which rules' patterns apply; without it the content does).
+    `recalled` is what `recall_for` found for the draft when the caller has recalled already."""
     if len(draft) > MAX_DRAFT_CHARS:
         raise InvalidInput(f"draft: longer than {MAX_DRAFT_CHARS} characters")
     app = scope.app
     start = time.perf_counter()
     timings: dict[str, float] = {}
-    if records is None:
-        provided, relevant = _recall_for(memory, scope, draft)
+    if recalled is not None:
+        provided, relevant = recalled
+    elif records is None:
+        provided, relevant = recall_for(memory, scope, draft)
         timings["recall"] = elapsed_ms(start)
     else:
         provided = [r for r in records if r.status is Status.ACTIVE]
@@ -177,26 +167,6 @@ def check_draft(
     return CheckReport(violations=violations, dropped_judge_findings=dropped, skipped_patterns=skipped,
                        records_checked=len(provided), clean=clean, mode=mode, degraded=degraded, usage=usage,
                        timings_ms=timings)  # fmt: skip
-
-
-def _recall_for(memory: Memory, scope: Scope, draft: str) -> tuple[list[Record], set[str]]:
-    """Current records relevant to the draft, and the ids the heuristic judge finds applicable."""
-    app = scope.app
-    if not draft.strip() or not memory.list_records(scope, limit=1):
-        return [], set()
-    query = query_for(draft)
-    found: dict[str, Record] = {}
-    # Failed actions are looked for even when other records rank higher.
-    for kinds in ((), tuple(app.failed_kinds)) if app.failed_kinds else ((),):
-        for hit in memory.recall(scope, query, k=RECALL_K, kinds=kinds).hits:
-            found.setdefault(hit.record.id, hit.record)
-    records = list(found.values())
-    relevant = {
-        r.id
-        for r in records
-        if failed_action(r, app.failed_kinds) or heuristic_applicability(query, r, areas=app.areas).applies
-    }
-    return records, relevant
 
 
 def _patterns(
@@ -269,7 +239,7 @@ def _on_topic(memory: Memory, draft: str, conflicts: list[ValueConflict], path: 
         at = lines.index(c.line) if c.line in lines else 0
         windows.append(" ".join([path or "", *lines[max(0, at - VALUE_CONTEXT_LINES) : at + 1]]).strip())
     try:
-        vectors = embedder.embed([c.record.statement for c in conflicts] + windows)
+        vectors = embedded(embedder, [c.record.statement for c in conflicts] + windows)
     except BackendError:
         return conflicts  # the topic gate is lost; the value match itself still holds
     n = len(conflicts)

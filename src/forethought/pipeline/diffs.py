@@ -7,22 +7,35 @@ and the line number in the new version. Removed and context lines are never chec
 forbidden call is not a violation. A `require` finding (something the draft leaves out) stands
 only for a file the diff creates — a hunk of an existing file shows too little of it to say what
 it lacks.
+
+A diff of several files is recalled for twice over, not once per file with every signal: each
+file by its own words and identifiers (keyword and exact-term search, no embedding), the diff as a
+whole by meaning as well (one embedding); each file is checked against both sets, and its own
+text decides which of them apply. Embedding every file's text is what a long diff would
+otherwise spend its time on.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
+from forethought.domain import Record
 from forethought.errors import InvalidInput
 from forethought.llm.base import ChatModel
 from forethought.memory import Memory, Scope
+from forethought.pipeline.brief import elapsed_ms
 from forethought.pipeline.check import MAX_DRAFT_CHARS, check_draft
+from forethought.pipeline.check_recall import recall_for
 from forethought.pipeline.reports import CheckReport, Violation
+from forethought.recall.config import RecallConfig
 
 __all__ = ["MAX_DIFF_FILES", "FileChange", "check_diff", "looks_like_diff", "parse_diff"]
 
 MAX_DIFF_FILES = 500
+# A file of a diff is recalled for by its words and identifiers alone (see the module).
+LEXICAL = RecallConfig(name="lexical", semantic_weight=0.0)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,\d+)? @@")
 _NEW_PATH = re.compile(r"^\+\+\+ (?:b/)?(?P<path>[^\t\n]+)")
 
@@ -92,14 +105,25 @@ def check_diff(memory: Memory, scope: Scope, diff: str, *, model: ChatModel | No
         raise InvalidInput(f"diff: longer than {4 * MAX_DRAFT_CHARS} characters")
     violations: list[Violation] = []
     reports: list[CheckReport] = []
-    for change in parse_diff(diff):
-        report = check_draft(memory, scope, change.draft, model=model, path=change.path)
+    changes = parse_diff(diff)
+    start = time.perf_counter()
+    whole: list[Record] = []
+    if len(changes) > 1:
+        whole, _ = recall_for(memory, scope, "\n".join(change.draft for change in changes))
+    recall_ms = elapsed_ms(start)
+    for change in changes:
+        recalled = None
+        if whole:
+            step = time.perf_counter()
+            recalled = recall_for(memory, scope, change.draft, strategy=LEXICAL, also=whole)
+            recall_ms += elapsed_ms(step)
+        report = check_draft(memory, scope, change.draft, model=model, path=change.path, recalled=recalled)
         reports.append(report)
         for v in report.violations:
             if not v.excerpt and not change.new_file:
                 continue
             violations.append(v.model_copy(update={"path": change.path, "line": _line_of(v.excerpt, change)}))
-    timings: dict[str, float] = {}
+    timings: dict[str, float] = {"recall": round(recall_ms, 3)} if whole else {}
     for r in reports:
         for name, ms in r.timings_ms.items():
             timings[name] = round(timings.get(name, 0.0) + ms, 3)
@@ -112,7 +136,7 @@ def check_diff(memory: Memory, scope: Scope, diff: str, *, model: ChatModel | No
         clean=not any(v.severity == "error" for v in violations),
         mode=reports[0].mode if reports else "heuristic",
         degraded=degraded,
-        timings_ms=timings,
+        timings_ms={**timings, "total": elapsed_ms(start)} if whole else timings,
     )
 
 

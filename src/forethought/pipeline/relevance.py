@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ import numpy.typing as npt
 from forethought.apps.base import App, Applicability
 from forethought.domain import Record
 from forethought.embed.base import Embedder
+from forethought.embed.cache import embedded
 from forethought.errors import ModelUnavailable
 from forethought.judge import shared_judge
 from forethought.judge.model import WEIGHTS_DIR, load_pinned
@@ -83,7 +83,7 @@ def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record]
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
     query = " ".join([task, *file_paths])
     quotes = [r.evidence[0].quote if r.evidence else r.statement for r in records]
-    vectors = _embedded(embedder, [query, *(r.statement for r in records), *quotes])
+    vectors = embedded(embedder, [query, *(r.statement for r in records), *quotes])
     q, statements, evidence = vectors[0], vectors[1 : 1 + len(records)], vectors[1 + len(records) :]
     semantic, on_evidence = _cos(q, statements), _cos(q, evidence)
     best = float(semantic.max())
@@ -97,32 +97,6 @@ def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record]
             rule is not None and not rule.applies, record.attributes.get("area", "general") == "general",
         ])  # fmt: skip
     return np.asarray(rows, dtype=np.float32)
-
-
-# Records' statements and quotes come back brief after brief: their vectors are kept (by the
-# embedder's name and the exact text, so a hit is the same vector the model would give), bounded.
-_VECTORS: OrderedDict[tuple[str, str], Array] = OrderedDict()
-_VECTORS_LOCK = threading.Lock()
-MAX_CACHED_VECTORS = 20_000  # ~30 MB of 384-dimension float32 rows
-
-
-def _embedded(embedder: Embedder, texts: Sequence[str]) -> Array:
-    """One row per text, each distinct text not seen before embedded once, in one batch."""
-    name = embedder.name
-    with _VECTORS_LOCK:
-        known = {t: _VECTORS[(name, t)] for t in dict.fromkeys(texts) if (name, t) in _VECTORS}
-        for t in known:
-            _VECTORS.move_to_end((name, t))
-    missing = [t for t in dict.fromkeys(texts) if t not in known]
-    if missing:
-        fresh = np.asarray(embedder.embed(missing), dtype=np.float32)
-        with _VECTORS_LOCK:
-            for t, row in zip(missing, fresh, strict=True):
-                known[t] = row
-                _VECTORS[(name, t)] = row
-            while len(_VECTORS) > MAX_CACHED_VECTORS:
-                _VECTORS.popitem(last=False)
-    return np.stack([known[t] for t in texts]).astype(np.float32, copy=False)
 
 
 _LOADED: dict[str, RelevanceModel] = {}

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from forethought.domain import Record
 from forethought.embed.base import Embedder
+from forethought.embed.cache import embedded
 from forethought.errors import BackendError
 from forethought.recall.config import RecallConfig
 from forethought.recall.fusion import rrf, shared_ranks
@@ -90,7 +91,7 @@ def run_recall(store: Store, embedder: Embedder | None, request: RecallRequest) 
     unavailable: list[str] = []
     if cfg.semantic_weight > 0 and store.capabilities.vectors and embedder is not None:
         try:
-            vector = timer.run("embed", lambda: embedder.embed_one(request.query))
+            vector = timer.run("embed", lambda: embedded(embedder, [request.query])[0])
         except BackendError as exc:
             # A model that is down must not take recall with it: the other signals still answer.
             log.warning("query embedding failed; recalling without the semantic signal: %s", exc)
