@@ -12,6 +12,7 @@ from forethought.web.routes import (
     inbox,
     memory,
     missing,
+    overview,
     rulebook,
     stale,
     subjects,
@@ -20,5 +21,19 @@ from forethought.web.routes import (
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
-for module in (auth, subjects, chat, brief, inbox, memory, rulebook, stale, check, activity, imports, missing):
+for module in (
+    auth,
+    subjects,
+    chat,
+    brief,
+    inbox,
+    memory,
+    overview,
+    rulebook,
+    stale,
+    check,
+    activity,
+    imports,
+    missing,
+):
     router.include_router(module.router)
