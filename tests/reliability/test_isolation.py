@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 from starlette.routing import BaseRoute
 
 from forethought import Forethought, Scope, Status
+from forethought.projects.org import ORG
 from forethought.server import ServerSettings, create_app
 
 CANARY = "QX7CANARY"  # in every text of B, in no request of A
@@ -37,6 +38,7 @@ TRANSCRIPT = (
     "Customer: No, clearing the cache did not fix the QuickBooks sync.\n"
 )
 B_SPACES = [("project", "tillpoint"), ("project", "b-only"), ("support", "acme-corp")]
+B_ORG = ("project", ORG)  # B's organisation rule set: never a subject A names, but snapshotted
 
 
 @dataclass
@@ -69,6 +71,10 @@ def _seed(memory: Forethought) -> Seeded:
         submitted = memory.submit_session(key, TRANSCRIPT.replace("error", f"{CANARY} error"), title=CANARY)
         ids["session_id"].append(submitted.session.id)
         ids["record_id"] += [item.record.id for item in submitted.result.submission.items]
+    b_org = _key(memory, B, *B_ORG)
+    org_rule = memory.retain(b_org, f"{CANARY} Never log the vault combination.", kind="decision").record
+    memory.note_review(b_org, org_rule.id, "overridden", reason=f"{CANARY} legacy vault", subject="tillpoint")
+    ids["record_id"] += [org_rule.id, org_rule.handle]
     for i in range(2):
         ids["key_id"].append(memory.create_api_key(B, name=f"{CANARY}-{i}")[0].id)
     _, b_key = memory.create_api_key(B, name=f"{CANARY}-main", role="admin")
@@ -196,6 +202,16 @@ CASES: dict[str, Case] = {
         ]
     ),
     f"POST {S}/compare": Case(bodies=lambda s: [{"task": QUESTION}]),
+    # The organisation rule set: A's own, whatever B's holds; a project's overrides name A's rules only.
+    "GET /v1/apps/{app}/organisation/rulebook": Case(
+        queries=lambda s: [{}, {"format": "agents"}, {"as_of": "2999-01-01"}]
+    ),
+    "POST /v1/apps/{app}/organisation/documents": Case(
+        bodies=lambda s: [{"files": [{"path": "AGENTS.md", "text": "- Never log the vault combination.\n"}]}]
+    ),
+    f"GET {S}/organisation/overrides": Case(queries=_paged),
+    f"POST {S}/organisation/overrides/{{record_id}}": Case(bodies=lambda s: [{"why": "A overrides it."}]),
+    f"POST {S}/organisation/overrides/{{record_id}}/restore": Case(bodies=lambda s: [{"why": "A restores it."}]),
 }
 
 
@@ -244,7 +260,7 @@ def test_every_route_has_an_isolation_case(world: tuple[TestClient, Forethought,
 def _snapshot(memory: Forethought, seeded: Seeded) -> str:
     """Everything of B, serialised: records of every status, audit trail, sessions, traces, keys."""
     parts: list[Any] = []
-    for app, subject in B_SPACES:
+    for app, subject in [*B_SPACES, B_ORG]:
         key = _key(memory, B, app, subject)
         records = memory.list_records(key, statuses=list(Status), limit=10_000)
         parts.append([r.model_dump(mode="json") for r in records])
@@ -294,3 +310,8 @@ def test_a_key_of_workspace_a_reaches_nothing_of_b(world: tuple[TestClient, Fore
     b_headers = {"Authorization": f"Bearer {seeded.b_key}"}
     mine = client.get("/v1/apps/project/subjects/tillpoint/records", headers=b_headers)
     assert mine.status_code == 200 and CANARY in mine.text
+    # B's organisation rule set was there to reach: B's own key sees its rule and its override.
+    org_book = client.get("/v1/apps/project/organisation/rulebook", headers=b_headers)
+    assert org_book.status_code == 200 and CANARY in org_book.text
+    overridden = client.get("/v1/apps/project/subjects/tillpoint/organisation/overrides", headers=b_headers)
+    assert overridden.status_code == 200 and CANARY in overridden.text

@@ -310,6 +310,20 @@ def test_traces_round_trip_newest_first_and_stay_in_their_space(store: Store) ->
     assert store.traces.list(a) == []
 
 
+def test_traces_are_read_by_kind(store: Store) -> None:
+    a = space(store, "ana")
+    store.traces.add(a, "t1", kind="turn", session_id=None, created_at=T0, data={"id": "t1"})
+    store.traces.add(a, "c1", kind="compare", session_id=None, created_at=T0 + timedelta(seconds=1), data={"id": "c1"})
+    store.traces.add(a, "t2", kind="turn", session_id=None, created_at=T0 + timedelta(seconds=2), data={"id": "t2"})
+    assert [t["id"] for t in store.traces.list(a)] == ["t2", "c1", "t1"]
+    assert [t["id"] for t in store.traces.list(a, kind="turn")] == ["t2", "t1"]
+    assert [t["id"] for t in store.traces.list(a, kind="turn", before_id="c1")] == ["t1"]
+    assert [t["id"] for t in store.traces.list(a, kind="compare")] == ["c1"]
+    assert store.traces.get(a, "c1", kind="compare") == {"id": "c1"}
+    with pytest.raises(NotFound):
+        store.traces.get(a, "c1", kind="turn")
+
+
 def test_statement_tokens_sums_the_estimate_of_matching_records(store: Store) -> None:
     from forethought.recall.packing import estimate_tokens
 

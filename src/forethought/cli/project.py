@@ -244,7 +244,7 @@ def _org(ctx: Context) -> Output:
         ]
         return Output(data, "\n".join(lines) or f"project {a.space} overrides no organisation rule")
     restore = a.org_action == "restore"
-    record = set_override(memory, ctx.scope, a.record_id, reason=a.why, restore=restore)
+    record = set_override(memory, ctx.scope, a.record_id, reason=a.why, restore=restore).record
     verb = "restored" if restore else "overridden"
     return Output({"record": record_json(record), "project": a.space, "verdict": verb},
                   f"{record.handle} {verb} in project {a.space}: {a.why}")  # fmt: skip

@@ -33,7 +33,7 @@ from forethought.pipeline.promote import promote_excerpt
 from forethought.pipeline.reports import Answer, Brief, CheckReport
 from forethought.pipeline.review import Submission, approve, approve_all
 from forethought.pipeline.staleness import Verdict, note_review
-from forethought.pipeline.trace import Trace
+from forethought.pipeline.trace import TURN, Trace
 from forethought.pipeline.transcripts import parse_transcript, started_at
 from forethought.pipeline.turn import TurnResult, run_turn
 from forethought.pipeline.validator import validate
@@ -246,7 +246,7 @@ class Pipeline:
         space = self.memory.space_of(scope, create=False)
         if space is None:
             return []
-        found = self.memory.store.traces.list(space.id, limit=limit, before_id=before_id)
+        found = self.memory.store.traces.list(space.id, limit=limit, before_id=before_id, kind=TURN)
         return [Trace.from_stored(data) for data in found]
 
     def trace(self, scope: Scope, trace_id: str) -> Trace:
@@ -254,4 +254,4 @@ class Pipeline:
         space = self.memory.space_of(scope, create=False)
         if space is None:
             raise NotFound(f"no trace {trace_id!r} in this space")
-        return Trace.from_stored(self.memory.store.traces.get(space.id, trace_id))
+        return Trace.from_stored(self.memory.store.traces.get(space.id, trace_id, kind=TURN))

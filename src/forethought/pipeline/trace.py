@@ -24,6 +24,7 @@ from forethought.llm.base import Usage
 from forethought.pipeline.reports import Severity, ViolationSource
 
 __all__ = [
+    "TURN",
     "FilteredItem",
     "RecalledItem",
     "RejectedItem",
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 StageStatus = Literal["ok", "degraded", "failed", "skipped"]
+TURN = "turn"  # the kind of a governed turn's trace; other traced runs (a compare) keep their own
 
 
 class _Part(BaseModel):
@@ -106,7 +108,7 @@ class Remembered(_Part):
 
 class Trace(BaseModel):
     id: str
-    kind: str = "turn"
+    kind: str = TURN
     space_id: str
     session_id: str | None = None
     app: str

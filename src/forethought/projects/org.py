@@ -22,7 +22,17 @@ from forethought.pipeline.reports import Brief, BriefItem, CheckReport, Filtered
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
 
-__all__ = ["ORG", "Override", "merged_brief", "merged_check", "org_scope", "overrides", "set_override"]
+__all__ = [
+    "ORG",
+    "Override",
+    "merged_brief",
+    "merged_check",
+    "org_scope",
+    "overrides",
+    "refuse_reserved",
+    "set_override",
+    "workspace_org",
+]
 
 ORG = "_organisation"
 ORG_NOTE = "Lines marked ORG are organisation rules every project of the workspace inherits."
@@ -39,7 +49,12 @@ class Override:
 
 def org_scope(memory: Forethought, scope: Scope) -> Scope:
     """The organisation rule set of `scope`'s workspace."""
-    return memory.scope("project", ORG, workspace=scope.key.workspace)
+    return workspace_org(memory, scope.key.workspace)
+
+
+def workspace_org(memory: Forethought, workspace: str) -> Scope:
+    """The organisation rule set of `workspace` (nothing is created until a write)."""
+    return memory.scope("project", ORG, workspace=workspace)
 
 
 def refuse_reserved(name: str) -> str:
@@ -50,16 +65,20 @@ def refuse_reserved(name: str) -> str:
 
 def set_override(
     memory: Forethought, scope: Scope, org_record_id: str, *, reason: str, restore: bool = False
-) -> Record:
-    """Override (or restore) an organisation rule in the project `scope`, audited on the rule."""
+) -> Override:
+    """Override (or restore) an organisation rule in the project `scope`, audited on the rule.
+    Restoring a rule the project does not override is refused (InvalidInput)."""
     if scope.subject == ORG:
         raise InvalidInput("an override names a project, not the organisation rule set")
     if not reason.strip():
-        raise InvalidInput("--why: say why the project overrides the organisation rule")
+        raise InvalidInput("why: say why the project overrides the organisation rule (or why it is restored)")
     org = org_scope(memory, scope)
     record = memory.get(org, org_record_id)
-    memory.note_review(org, record.id, "restored" if restore else "overridden", reason=reason, subject=scope.subject)
-    return record
+    if restore and record.id not in overrides(memory, scope):
+        raise InvalidInput(f"{record.handle} is not overridden in project {scope.subject!r}: nothing to restore")
+    event = memory.note_review(org, record.id, "restored" if restore else "overridden", reason=reason,
+                               subject=scope.subject)  # fmt: skip
+    return Override(record, event.reason or "", event.actor, active=not restore)
 
 
 def overrides(memory: Forethought, scope: Scope) -> dict[str, Override]:

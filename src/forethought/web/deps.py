@@ -42,6 +42,7 @@ __all__ = [
     "WebState",
     "erasing_refused",
     "get_state",
+    "landing_url",
 ]
 
 _state_lock = threading.Lock()
@@ -167,6 +168,11 @@ class Place:
 
 def subject_url(app: str, subject: str, page: str = "chat") -> str:
     return f"/web/apps/{quote(app, safe='')}/{quote(subject, safe='')}/{page}"
+
+
+def landing_url(app: str, subject: str) -> str:
+    """Where a subject opens: a project on its overview, any other subject on its chat."""
+    return subject_url(app, subject, "overview" if app == PROJECT_APP else "chat")
 
 
 def _no_app(exc: UnknownApp) -> PageError:

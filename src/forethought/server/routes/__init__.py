@@ -6,6 +6,7 @@ from forethought.server.routes import (
     health,
     inbox,
     keys,
+    organisation,
     pipeline,
     project,
     records,
@@ -27,5 +28,6 @@ ROUTERS: list[APIRouter] = [
     inbox.router,
     pipeline.router,
     project.router,
+    organisation.router,
     traces.router,
 ]

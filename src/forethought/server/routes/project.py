@@ -40,7 +40,7 @@ from forethought.server.schemas.project import (
     StaleOut,
 )
 
-__all__ = ["PROJECT_APP", "project_subject", "router"]
+__all__ = ["PROJECT_APP", "ProjectDep", "project_subject", "router"]
 
 PROJECT_APP = "project"
 router = APIRouter(prefix=SUBJECT, tags=["project"], responses=ERRORS)

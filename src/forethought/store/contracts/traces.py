@@ -1,4 +1,5 @@
-"""TraceStore: what each turn did, kept as JSON for the workspace and the API to show."""
+"""TraceStore: what each turn (or other traced run: a compare) did, kept as JSON for the
+workspace and the API to show; each trace has a `kind`, so a reader asks for the kind it reads."""
 
 from __future__ import annotations
 
@@ -30,9 +31,13 @@ class TraceStore(ABC):
         """Store one trace. Raises NotFound when the space is gone and Conflict when the id is taken."""
 
     @abstractmethod
-    def get(self, space_id: str, trace_id: str) -> dict[str, Any]:
-        """The stored trace data; NotFound for an unknown id or one of another space."""
+    def get(self, space_id: str, trace_id: str, *, kind: str | None = None) -> dict[str, Any]:
+        """The stored trace data; NotFound for an unknown id, one of another space, or (with
+        `kind`) one of another kind."""
 
     @abstractmethod
-    def list(self, space_id: str, *, limit: int = 50, before_id: str | None = None) -> builtins.list[dict[str, Any]]:
-        """Newest first; with `before_id`, only traces older than that one (a keyset cursor)."""
+    def list(
+        self, space_id: str, *, limit: int = 50, before_id: str | None = None, kind: str | None = None
+    ) -> builtins.list[dict[str, Any]]:
+        """Newest first; with `before_id`, only traces older than that one (a keyset cursor); with
+        `kind`, only traces of that kind."""

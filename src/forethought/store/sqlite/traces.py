@@ -42,13 +42,15 @@ class SQLiteTraces(TraceStore):
 
         self._db.write(write)
 
-    def get(self, space_id: str, trace_id: str) -> dict[str, Any]:
-        rows = self._db.fetch("SELECT space_id, data FROM traces WHERE id = ?", (trace_id,))
-        if not rows or not self._db.own(space_id, rows[0][0]):
+    def get(self, space_id: str, trace_id: str, *, kind: str | None = None) -> dict[str, Any]:
+        rows = self._db.fetch("SELECT space_id, data, kind FROM traces WHERE id = ?", (trace_id,))
+        if not rows or not self._db.own(space_id, rows[0][0]) or kind not in (None, rows[0][2]):
             raise NotFound(f"no trace {trace_id!r} in this space")
         data: dict[str, Any] = json.loads(rows[0][1])
         return data
 
-    def list(self, space_id: str, *, limit: int = 50, before_id: str | None = None) -> builtins.list[dict[str, Any]]:
-        rows = self._db.fetch(*newest_first("traces", "space_id, data", space_id, limit, before_id))
+    def list(
+        self, space_id: str, *, limit: int = 50, before_id: str | None = None, kind: str | None = None
+    ) -> builtins.list[dict[str, Any]]:
+        rows = self._db.fetch(*newest_first("traces", "space_id, data", space_id, limit, before_id, kind=kind))
         return [json.loads(r[1]) for r in rows if self._db.own(space_id, r[0])]

@@ -8,10 +8,12 @@ from forethought.web.routes import (
     brief,
     chat,
     check,
+    compare,
     imports,
     inbox,
     memory,
     missing,
+    overview,
     rulebook,
     stale,
     subjects,
@@ -20,5 +22,20 @@ from forethought.web.routes import (
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
-for module in (auth, subjects, chat, brief, inbox, memory, rulebook, stale, check, activity, imports, missing):
+for module in (
+    auth,
+    subjects,
+    chat,
+    brief,
+    inbox,
+    memory,
+    overview,
+    rulebook,
+    stale,
+    check,
+    compare,
+    activity,
+    imports,
+    missing,
+):
     router.include_router(module.router)

@@ -12,7 +12,7 @@ from forethought.domain import Space
 from forethought.domain.limits import check_name
 from forethought.errors import InvalidInput
 from forethought.plugins import registry
-from forethought.web.deps import Viewer, ViewerDep, resolve_app, subject_url
+from forethought.web.deps import Viewer, ViewerDep, landing_url, resolve_app, subject_url
 from forethought.web.errors import PageRoute
 from forethought.web.render import page
 
@@ -26,8 +26,9 @@ class AppSubjects:
     app: App
     subjects: list[Space]
 
-    def url(self, subject: str, page: str = "chat") -> str:
-        return subject_url(self.app.name, subject, page)
+    def url(self, subject: str, page: str | None = None) -> str:
+        """The subject's `page`, or the page it opens on."""
+        return landing_url(self.app.name, subject) if page is None else subject_url(self.app.name, subject, page)
 
 
 def _apps(viewer: Viewer) -> list[AppSubjects]:
@@ -54,4 +55,4 @@ def open_subject(request: Request, viewer: ViewerDep, app: str = "generic", subj
     name = check_name(name, field="subject")
     if "/" in name:  # a path segment, as in the HTTP API
         raise InvalidInput("subject: a subject id cannot contain '/'")
-    return RedirectResponse(subject_url(chosen.name, name), status_code=303)
+    return RedirectResponse(landing_url(chosen.name, name), status_code=303)
