@@ -190,3 +190,13 @@ def test_erasing_the_project_erases_its_runs(
 def test_the_compare_page_is_in_the_project_navigation(alice: Browser) -> None:
     nav = _between(alice.get(f"{SHOP}/overview").text, 'aria-label="Workspace"', "</nav>")
     assert f'href="{SHOP}/compare"' in nav
+
+
+def test_a_secret_in_the_task_is_scrubbed_before_the_run_is_kept(
+    alice: Browser, memory: Forethought, model: OpenAICompatibleModel, rule: str
+) -> None:
+    secret = "sk-proj-3hX9qPz7LmN2vB8cR4tY6wK1"
+    page = _run(alice, f"Log each order total; the deploy key is {secret}.", repeat="1")
+    assert page.status_code == 200 and secret not in page.text and "[REDACTED:" in page.text
+    (kept,) = list_runs(memory, _shop(memory))
+    assert secret not in kept.task and "[REDACTED:" in kept.task
