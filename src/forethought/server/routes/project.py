@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Query
 
 from forethought.domain.times import MAX_TIME_CHARS, format_time, parse_time
 from forethought.errors import InvalidInput
-from forethought.projects.compare import compare
+from forethought.projects.compare_runs import MAX_LISTED, get_run, list_runs, run_and_keep
 from forethought.projects.documents import file_texts
 from forethought.projects.evaluation import evaluate
 from forethought.projects.rulebook import Change, build_rulebook, changes, render
@@ -139,6 +139,24 @@ def eval_tasks(project: ProjectDep, body: EvalIn) -> JsonOut:
 
 @router.post("/compare", summary="One task answered with and without memory, both checked blind (needs a model)")
 def compare_task(project: ProjectDep, body: CompareIn) -> JsonOut:
-    """422 when the server runs without a language model: compare never fakes a baseline."""
-    result = compare(project.memory, project.scope, body.task, repeat=body.repeat, file_paths=body.file_paths)
-    return result.as_json()
+    """422 when the server runs without a language model: compare never fakes a baseline. The
+    finished run is kept with the project (its `id` opens it again under `compare/runs`)."""
+    run = run_and_keep(project.memory, project.scope, body.task, repeat=body.repeat, file_paths=body.file_paths)
+    return run.model_dump(mode="json", by_alias=True)
+
+
+@router.get("/compare/runs", summary="The project's kept compare runs, newest first")
+def compare_runs(
+    project: ProjectDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="Runs per page.")] = 20,
+    before: Annotated[str | None, Query(max_length=64, description="The next_before of the page before.")] = None,
+) -> JsonOut:
+    runs = list_runs(project.memory, project.scope, limit=limit, before_id=before)
+    return {"items": [r.model_dump(mode="json", by_alias=True) for r in runs],
+            "next_before": runs[-1].id if len(runs) == limit else None}  # fmt: skip
+
+
+@router.get("/compare/runs/{trace_id}", summary="One kept compare run of the project")
+def compare_run(project: ProjectDep, trace_id: str) -> JsonOut:
+    """404 for an unknown id, another project's run, or a trace that is not a compare run."""
+    return get_run(project.memory, project.scope, trace_id).model_dump(mode="json", by_alias=True)
