@@ -127,6 +127,13 @@ def test_what_is_refused_and_what_is_not_found(api: Api, other: Api) -> None:
     _error(other.post(f"{SHOP}/organisation/overrides/{rule['id']}", json=why), 404)
     _error(other.post(f"{SHOP}/organisation/overrides/{rule['id']}/restore", json=why), 404)
     assert api.get(f"{SHOP}/organisation/overrides").json()["items"] == []
+    # only a rule in force is overridden: a candidate waiting in the organisation's inbox is not
+    body = {"text": "Always pin base images by digest.", "kind": "decision", "status": "candidate"}
+    pending = api.post(f"/v1/apps/project/subjects/{ORG}/records", json=body)
+    assert pending.status_code == 201, pending.text
+    assert "candidate" in _error(
+        api.post(f"{SHOP}/organisation/overrides/{pending.json()['record']['id']}", json=why), 422
+    )
     # the organisation rule set is not a project that overrides itself
     reserved = f"/v1/apps/project/subjects/{ORG}/organisation/overrides"
     assert "organisation rule set" in _error(api.get(reserved), 422)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from forethought.domain import Action, Record
+from forethought.domain import Action, Record, Status
 from forethought.errors import InvalidInput
 from forethought.facade import Forethought, Scope
 from forethought.pipeline.reports import Brief, BriefItem, CheckReport, FilteredItem
@@ -74,6 +74,10 @@ def set_override(
         raise InvalidInput("why: say why the project overrides the organisation rule (or why it is restored)")
     org = org_scope(memory, scope)
     record = memory.get(org, org_record_id)
+    if not restore and record.status is not Status.ACTIVE:
+        raise InvalidInput(
+            f"{record.handle} is {record.status.value}, not an organisation rule in force: nothing to override"
+        )
     if restore and record.id not in overrides(memory, scope):
         raise InvalidInput(f"{record.handle} is not overridden in project {scope.subject!r}: nothing to restore")
     event = memory.note_review(org, record.id, "restored" if restore else "overridden", reason=reason,
