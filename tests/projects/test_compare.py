@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,19 @@ class Script:
         if system.startswith("You review a draft"):
             return Reply('{"findings": []}')
         return Reply('{"verdicts": []}')
+
+
+@contextmanager
+def fake_coder(memory: Forethought, script: Script) -> Iterator[OpenAICompatibleModel]:
+    """`memory` answering through the fake OpenAI server on loopback, scripted by `script`."""
+    with FakeOpenAIServer(default=script) as server:
+        chat = OpenAICompatibleModel.local(server.base_url, model="fake-coder", timeout_s=5.0, max_retries=0)
+        memory.model = chat
+        try:
+            yield chat
+        finally:
+            memory.model = None
+            chat.close()
 
 
 @pytest.fixture

@@ -202,7 +202,7 @@ CASES: dict[str, Case] = {
         ]
     ),
     f"POST {S}/compare": Case(bodies=lambda s: [{"task": QUESTION}]),
-    f"GET {S}/compare/runs": Case(queries=lambda s: [{}, {"limit": 100}]),
+    f"GET {S}/compare/runs": Case(queries=_paged),
     f"GET {S}/compare/runs/{{trace_id}}": Case(),
     # The organisation rule set: A's own, whatever B's holds; a project's overrides name A's rules only.
     "GET /v1/apps/{app}/organisation/rulebook": Case(

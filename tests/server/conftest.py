@@ -86,3 +86,19 @@ def other(client: TestClient, memory: Forethought) -> Api:
 def member(client: TestClient, memory: Forethought) -> Api:
     """A member key of workspace A (no key management, no erasure)."""
     return _api(client, memory, "acme", "member")
+
+
+def post_rule(api: Api, text: str, subject: str = "wharf", **extra: Any) -> dict[str, Any]:
+    """A project-app record written through the API (a decision unless `extra` says otherwise)."""
+    done = api.post(f"/v1/apps/project/subjects/{subject}/records", json={"text": text, "kind": "decision", **extra})
+    assert done.status_code == 201, done.text
+    record: dict[str, Any] = done.json()["record"]
+    return record
+
+
+def error_message(response: Any, status: int) -> str:
+    """The error envelope's one-line message, after checking the status (never a traceback)."""
+    assert response.status_code == status, response.text
+    message: str = response.json()["error"]["message"]
+    assert "\n" not in message and "Traceback" not in message
+    return message

@@ -10,9 +10,9 @@ import pytest
 
 from forethought import Forethought
 from forethought.domain import CheckPatterns
-from forethought.llm import FakeOpenAIServer, OpenAICompatibleModel
+from forethought.llm import OpenAICompatibleModel
 from forethought.llm.fake_server import Reply
-from tests.projects.test_compare import Script
+from tests.projects.test_compare import Script, fake_coder
 from tests.server.conftest import Api
 
 BASE = "/v1/apps/project/subjects/wharf"
@@ -23,12 +23,8 @@ BREAKS = "```python\ndef log_totals(orders):\n    print('total', orders)\n```"
 def model(memory: Forethought) -> Iterator[OpenAICompatibleModel]:
     script = Script()
     script.baseline = lambda n: Reply(BREAKS)
-    with FakeOpenAIServer(default=script) as server:
-        chat = OpenAICompatibleModel.local(server.base_url, model="fake-coder", timeout_s=5.0, max_retries=0)
-        memory.model = chat
+    with fake_coder(memory, script) as chat:
         yield chat
-        memory.model = None
-        chat.close()
 
 
 def test_a_run_is_kept_listed_and_opened_by_its_id_and_only_by_its_workspace(
@@ -44,11 +40,11 @@ def test_a_run_is_kept_listed_and_opened_by_its_id_and_only_by_its_workspace(
     assert run["summary"]["baseline"]["mean"] == 1.0 and run["summary"]["memory"]["mean"] == 0.0
     second = api.post(f"{BASE}/compare", json={"task": "Log each refund total.", "repeat": 1}).json()
     listed = api.get(f"{BASE}/compare/runs").json()
-    assert [r["id"] for r in listed["items"]] == [second["id"], run["id"]] and listed["next_before"] is None
+    assert [r["id"] for r in listed["items"]] == [second["id"], run["id"]] and listed["next_cursor"] is None
     page = api.get(f"{BASE}/compare/runs", params={"limit": 1}).json()
-    assert [r["id"] for r in page["items"]] == [second["id"]] and page["next_before"] == second["id"]
-    rest = api.get(f"{BASE}/compare/runs", params={"limit": 1, "before": page["next_before"]}).json()
-    assert [r["id"] for r in rest["items"]] == [run["id"]]
+    assert [r["id"] for r in page["items"]] == [second["id"]] and page["next_cursor"]
+    rest = api.get(f"{BASE}/compare/runs", params={"limit": 1, "cursor": page["next_cursor"]}).json()
+    assert [r["id"] for r in rest["items"]] == [run["id"]] and rest["next_cursor"] is None
     opened = api.get(f"{BASE}/compare/runs/{run['id']}")
     assert opened.status_code == 200 and opened.json()["task"] == "Log each order total."
     assert other.get(f"{BASE}/compare/runs/{run['id']}").status_code == 404

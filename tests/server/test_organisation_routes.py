@@ -9,7 +9,7 @@ import pytest
 
 from forethought import Forethought
 from forethought.projects.org import ORG
-from tests.server.conftest import Api
+from tests.server.conftest import Api, error_message, post_rule
 
 ORG_BASE = "/v1/apps/project/organisation"
 SHOP = "/v1/apps/project/subjects/shop"
@@ -22,22 +22,8 @@ AGENTS = """# AGENTS.md
 """
 
 
-def _org_rule(api: Api, text: str) -> dict[str, Any]:
-    done = api.post(f"/v1/apps/project/subjects/{ORG}/records", json={"text": text, "kind": "decision"})
-    assert done.status_code == 201, done.text
-    record: dict[str, Any] = done.json()["record"]
-    return record
-
-
-def _error(response: Any, status: int) -> str:
-    assert response.status_code == status, response.text
-    message: str = response.json()["error"]["message"]
-    assert "\n" not in message and "Traceback" not in message
-    return message
-
-
 def test_the_organisation_rulebook_holds_the_workspaces_rules_only(api: Api, other: Api) -> None:
-    rule = _org_rule(api, "Never import moment in any service; use date-fns.")
+    rule = post_rule(api, subject=ORG, text="Never import moment in any service; use date-fns.")
     project_rule = api.post(f"{SHOP}/records", json={"text": "Use Postgres for the ledger.", "kind": "decision"})
     assert project_rule.status_code == 201
     book = api.get(f"{ORG_BASE}/rulebook").json()
@@ -46,8 +32,8 @@ def test_the_organisation_rulebook_holds_the_workspaces_rules_only(api: Api, oth
     agents = api.get(f"{ORG_BASE}/rulebook", params={"format": "agents"}).json()
     assert agents["text"].startswith("# AGENTS.md") and "date-fns" in agents["text"]
     assert other.get(f"{ORG_BASE}/rulebook").json()["rules"] == []
-    assert "format" in _error(api.get(f"{ORG_BASE}/rulebook", params={"format": "yaml"}), 422)
-    assert "as_of" in _error(api.get(f"{ORG_BASE}/rulebook", params={"as_of": "someday"}), 422)
+    assert "format" in error_message(api.get(f"{ORG_BASE}/rulebook", params={"format": "yaml"}), 422)
+    assert "as_of" in error_message(api.get(f"{ORG_BASE}/rulebook", params={"as_of": "someday"}), 422)
 
 
 def test_organisation_documents_wait_in_the_organisations_inbox_once(api: Api, other: Api) -> None:
@@ -64,14 +50,14 @@ def test_organisation_documents_wait_in_the_organisations_inbox_once(api: Api, o
     again = api.post(f"{ORG_BASE}/documents", json=files).json()
     assert again["counts"]["known"] == 1 and again["pending"] == []
     assert other.get(f"/v1/apps/project/subjects/{ORG}/inbox").json()["items"] == []
-    assert "notes.txt" in _error(
+    assert "notes.txt" in error_message(
         api.post(f"{ORG_BASE}/documents", json={"files": [{"path": "notes.txt", "text": "x"}]}), 422
     )
-    assert _error(api.post(f"{ORG_BASE}/documents", json={"files": []}), 422)
+    assert error_message(api.post(f"{ORG_BASE}/documents", json={"files": []}), 422)
 
 
 def test_a_project_overrides_an_organisation_rule_and_restores_it(api: Api, memory: Forethought) -> None:
-    rule = _org_rule(api, "Never log a customer's e-mail address in any service.")
+    rule = post_rule(api, subject=ORG, text="Never log a customer's e-mail address in any service.")
     task = {"task": "log the customer's e-mail address in the payment handler"}
     assert [u["record"]["id"] for u in api.post(f"{SHOP}/brief", json=task).json()["used"]] == [rule["id"]]
     assert api.get(f"{SHOP}/organisation/overrides").json() == {"items": [], "next_cursor": None}
@@ -94,11 +80,13 @@ def test_a_project_overrides_an_organisation_rule_and_restores_it(api: Api, memo
     assert api.get(f"{SHOP}/organisation/overrides").json()["items"] == []
     assert [u["record"]["id"] for u in api.post(f"{SHOP}/brief", json=task).json()["used"]] == [rule["id"]]
     again = api.post(f"{SHOP}/organisation/overrides/{rule['id']}/restore", json={"why": "twice"})
-    assert "not overridden" in _error(again, 422)
+    assert "not overridden" in error_message(again, 422)
 
 
 def test_the_overrides_page_through(api: Api) -> None:
-    rules = [_org_rule(api, f"Never call the {name} service directly; use the gateway.") for name in "abc"]
+    rules = [
+        post_rule(api, subject=ORG, text=f"Never call the {name} service directly; use the gateway.") for name in "abc"
+    ]
     for rule in rules:
         assert api.post(f"{SHOP}/organisation/overrides/{rule['id']}", json={"why": "legacy"}).status_code == 200
     first = api.get(f"{SHOP}/organisation/overrides", params={"limit": 2}).json()
@@ -113,39 +101,39 @@ def test_the_overrides_page_through(api: Api) -> None:
      ({"why": "ok", "extra": 1}, "extra")],
 )  # fmt: skip
 def test_an_override_needs_a_reason(api: Api, body: dict[str, Any], says: str) -> None:
-    rule = _org_rule(api, "Never log a customer's card number.")
-    assert says in _error(api.post(f"{SHOP}/organisation/overrides/{rule['id']}", json=body), 422)
+    rule = post_rule(api, subject=ORG, text="Never log a customer's card number.")
+    assert says in error_message(api.post(f"{SHOP}/organisation/overrides/{rule['id']}", json=body), 422)
     assert api.get(f"{SHOP}/organisation/overrides").json()["items"] == []
 
 
 def test_what_is_refused_and_what_is_not_found(api: Api, other: Api) -> None:
-    rule = _org_rule(api, "Never log a customer's card number.")
+    rule = post_rule(api, subject=ORG, text="Never log a customer's card number.")
     own = api.post(f"{SHOP}/records", json={"text": "Use Postgres for the ledger.", "kind": "decision"}).json()
     why = {"why": "because"}
     # a project's own rule is not an organisation rule; another workspace's rule is not found
-    _error(api.post(f"{SHOP}/organisation/overrides/{own['record']['id']}", json=why), 404)
-    _error(other.post(f"{SHOP}/organisation/overrides/{rule['id']}", json=why), 404)
-    _error(other.post(f"{SHOP}/organisation/overrides/{rule['id']}/restore", json=why), 404)
+    error_message(api.post(f"{SHOP}/organisation/overrides/{own['record']['id']}", json=why), 404)
+    error_message(other.post(f"{SHOP}/organisation/overrides/{rule['id']}", json=why), 404)
+    error_message(other.post(f"{SHOP}/organisation/overrides/{rule['id']}/restore", json=why), 404)
     assert api.get(f"{SHOP}/organisation/overrides").json()["items"] == []
     # only a rule in force is overridden: a candidate waiting in the organisation's inbox is not
     body = {"text": "Always pin base images by digest.", "kind": "decision", "status": "candidate"}
     pending = api.post(f"/v1/apps/project/subjects/{ORG}/records", json=body)
     assert pending.status_code == 201, pending.text
-    assert "candidate" in _error(
+    assert "candidate" in error_message(
         api.post(f"{SHOP}/organisation/overrides/{pending.json()['record']['id']}", json=why), 422
     )
     # the organisation rule set is not a project that overrides itself
     reserved = f"/v1/apps/project/subjects/{ORG}/organisation/overrides"
-    assert "organisation rule set" in _error(api.get(reserved), 422)
-    assert "organisation rule set" in _error(api.post(f"{reserved}/{rule['id']}", json=why), 422)
+    assert "organisation rule set" in error_message(api.get(reserved), 422)
+    assert "organisation rule set" in error_message(api.post(f"{reserved}/{rule['id']}", json=why), 422)
     # the routes are the project app's
-    assert "project app" in _error(api.get("/v1/apps/career/organisation/rulebook"), 404)
-    assert "project app" in _error(api.get("/v1/apps/career/subjects/ada/organisation/overrides"), 404)
-    assert "nosuchapp" in _error(api.get("/v1/apps/nosuchapp/organisation/rulebook"), 404)
+    assert "project app" in error_message(api.get("/v1/apps/career/organisation/rulebook"), 404)
+    assert "project app" in error_message(api.get("/v1/apps/career/subjects/ada/organisation/overrides"), 404)
+    assert "nosuchapp" in error_message(api.get("/v1/apps/nosuchapp/organisation/rulebook"), 404)
 
 
 def test_a_member_key_may_use_the_organisation_routes(api: Api, member: Api) -> None:
-    rule = _org_rule(api, "Never log a customer's card number.")
+    rule = post_rule(api, subject=ORG, text="Never log a customer's card number.")
     assert [r["id"] for r in member.get(f"{ORG_BASE}/rulebook").json()["rules"]] == [rule["id"]]
     done = member.post(f"{SHOP}/organisation/overrides/{rule['id']}", json={"why": "test fixtures"})
     assert done.status_code == 200 and done.json()["by"] == f"key:{member.key_id}"

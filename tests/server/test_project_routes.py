@@ -4,14 +4,13 @@ eval, compare and the check of a diff — through the real app, scoped by the ke
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 
 from forethought import Forethought
 from forethought.domain.times import format_time, utcnow
 from forethought.projects.compare import NO_MODEL
-from tests.server.conftest import Api
+from tests.server.conftest import Api, error_message, post_rule
 
 BASE = "/v1/apps/project/subjects/wharf"
 AGENTS = """# AGENTS.md
@@ -65,23 +64,9 @@ DIFF = """diff --git a/src/dates.ts b/src/dates.ts
 """
 
 
-def _rule(api: Api, text: str, subject: str = "wharf", **extra: Any) -> dict[str, Any]:
-    done = api.post(f"/v1/apps/project/subjects/{subject}/records", json={"text": text, "kind": "decision", **extra})
-    assert done.status_code == 201, done.text
-    record: dict[str, Any] = done.json()["record"]
-    return record
-
-
-def _error(response: Any, status: int) -> str:
-    assert response.status_code == status, response.text
-    message: str = response.json()["error"]["message"]
-    assert "\n" not in message and "Traceback" not in message
-    return message
-
-
 def test_the_rulebook_holds_the_projects_rules_in_every_format(api: Api) -> None:
-    mine = _rule(api, "Use Postgres for the ledger service.", attributes={"area": "database"})
-    _rule(api, "Deploy the exporter only on Tuesdays.", subject="other-project")
+    mine = post_rule(api, "Use Postgres for the ledger service.", attributes={"area": "database"})
+    post_rule(api, "Deploy the exporter only on Tuesdays.", subject="other-project")
     md = api.get(f"{BASE}/rulebook").json()
     assert md["format"] == "md" and md["truncated"] is False and md["as_of"] is None
     assert [r["id"] for r in md["rules"]] == [mine["id"]]
@@ -95,7 +80,7 @@ def test_the_rulebook_holds_the_projects_rules_in_every_format(api: Api) -> None
 
 
 def test_a_snapshot_and_the_changes_show_a_supersession_with_its_replacement(api: Api) -> None:
-    old = _rule(api, "Use Postgres for the ledger service.", occurred_at="2025-01-10T00:00:00Z")
+    old = post_rule(api, "Use Postgres for the ledger service.", occurred_at="2025-01-10T00:00:00Z")
     replacement = {"text": "Use CockroachDB for the ledger service.", "occurred_at": "2025-06-01T00:00:00Z"}
     new = api.post(f"{BASE}/records/{old['id']}/supersede", json=replacement)
     assert new.status_code == 201, new.text
@@ -124,23 +109,23 @@ def test_a_snapshot_and_the_changes_show_a_supersession_with_its_replacement(api
     ],
 )
 def test_a_bad_format_or_date_is_a_422_with_one_line(api: Api, params: dict[str, str], says: str) -> None:
-    assert says in _error(api.get(f"{BASE}/rulebook", params=params), 422)
+    assert says in error_message(api.get(f"{BASE}/rulebook", params=params), 422)
 
 
 def test_bad_change_windows_are_refused(api: Api) -> None:
-    assert "since" in _error(api.get(f"{BASE}/rulebook/changes"), 422)
-    assert "since" in _error(api.get(f"{BASE}/rulebook/changes", params={"since": "soon"}), 422)
+    assert "since" in error_message(api.get(f"{BASE}/rulebook/changes"), 422)
+    assert "since" in error_message(api.get(f"{BASE}/rulebook/changes", params={"since": "soon"}), 422)
     window = {"since": "2025-06-01", "until": "2025-01-01"}
-    assert "not after since" in _error(api.get(f"{BASE}/rulebook/changes", params=window), 422)
+    assert "not after since" in error_message(api.get(f"{BASE}/rulebook/changes", params=window), 422)
 
 
 def test_other_apps_have_no_project_routes(api: Api) -> None:
-    message = _error(api.get("/v1/apps/career/subjects/ada/rulebook"), 404)
+    message = error_message(api.get("/v1/apps/career/subjects/ada/rulebook"), 404)
     assert "project app" in message
     files = {"files": [{"path": "AGENTS.md", "text": AGENTS}]}
-    assert "project app" in _error(api.post("/v1/apps/career/subjects/ada/documents", json=files), 404)
-    assert "project app" in _error(api.get("/v1/apps/career/subjects/ada/stale"), 404)
-    assert "nosuchapp" in _error(api.get("/v1/apps/nosuchapp/subjects/ada/rulebook"), 404)
+    assert "project app" in error_message(api.post("/v1/apps/career/subjects/ada/documents", json=files), 404)
+    assert "project app" in error_message(api.get("/v1/apps/career/subjects/ada/stale"), 404)
+    assert "nosuchapp" in error_message(api.get("/v1/apps/nosuchapp/subjects/ada/rulebook"), 404)
 
 
 def test_documents_file_rule_files_and_linked_adrs_once(api: Api) -> None:
@@ -179,13 +164,13 @@ def test_documents_file_rule_files_and_linked_adrs_once(api: Api) -> None:
     ],
 )
 def test_bad_documents_are_refused_and_file_nothing(api: Api, files: list[dict[str, str]], says: str) -> None:
-    assert says in _error(api.post(f"{BASE}/documents", json={"files": files}), 422)
+    assert says in error_message(api.post(f"{BASE}/documents", json={"files": files}), 422)
     assert api.get(f"{BASE}/inbox").json()["items"] == []
 
 
 def test_the_stale_queue_confirm_and_retire(api: Api, memory: Forethought) -> None:
-    kept = _rule(api, "Run the migrations with alembic.")
-    gone = _rule(api, "Call `charge()` in src/payments/gateway.py for every payment.")
+    kept = post_rule(api, "Run the migrations with alembic.")
+    gone = post_rule(api, "Call `charge()` in src/payments/gateway.py for every payment.")
     assert api.get(f"{BASE}/stale").json()["items"] == []  # approved just now: not due
     scope = memory.scope("project", "wharf", workspace=api.workspace)
     for record in (kept, gone):
@@ -201,51 +186,51 @@ def test_the_stale_queue_confirm_and_retire(api: Api, memory: Forethought) -> No
     retired = api.post(f"{BASE}/stale/{gone['id']}/retire", json={"why": "the gateway was removed"})
     assert retired.status_code == 200 and retired.json()["status"] == "retracted"
     assert api.get(f"{BASE}/stale").json()["items"] == []
-    assert "why" in _error(api.post(f"{BASE}/stale/{kept['id']}/retire", json={}), 422)
-    assert "days" in _error(api.get(f"{BASE}/stale", params={"days": 0}), 422)
+    assert "why" in error_message(api.post(f"{BASE}/stale/{kept['id']}/retire", json={}), 422)
+    assert "days" in error_message(api.get(f"{BASE}/stale", params={"days": 0}), 422)
 
 
 def test_another_workspace_sees_and_touches_nothing(api: Api, other: Api) -> None:
-    mine = _rule(api, "Use Postgres for the ledger service.")
+    mine = post_rule(api, "Use Postgres for the ledger service.")
     assert other.get(f"{BASE}/rulebook").json()["rules"] == []
     since = format_time(utcnow() - timedelta(days=1))
     assert other.get(f"{BASE}/rulebook/changes", params={"since": since}).json()["items"] == []
     assert api.get(f"{BASE}/rulebook/changes", params={"since": since}).json()["items"]
     assert other.get(f"{BASE}/stale").json()["items"] == []
-    _error(other.post(f"{BASE}/stale/{mine['id']}/confirm"), 404)
-    _error(other.post(f"{BASE}/stale/{mine['id']}/retire", json={"why": "mine now"}), 404)
+    error_message(other.post(f"{BASE}/stale/{mine['id']}/confirm"), 404)
+    error_message(other.post(f"{BASE}/stale/{mine['id']}/retire", json={"why": "mine now"}), 404)
     assert api.get(f"{BASE}/records/{mine['id']}").json()["status"] == "active"
     other.post(f"{BASE}/documents", json={"files": [{"path": "AGENTS.md", "text": AGENTS}]})
     assert api.get(f"{BASE}/inbox").json()["items"] == []
 
 
 def test_a_member_key_may_use_the_project_routes(api: Api, member: Api) -> None:
-    _rule(api, "Use Postgres for the ledger service.")
+    post_rule(api, "Use Postgres for the ledger service.")
     assert len(member.get(f"{BASE}/rulebook").json()["rules"]) == 1
     assert member.post(f"{BASE}/documents", json={"files": [{"path": "AGENTS.md", "text": AGENTS}]}).status_code == 200
 
 
 def test_eval_reports_precision_and_recall(api: Api) -> None:
-    pg = _rule(api, "Use Postgres for the ledger service.")
-    _rule(api, "Never commit directly to the main branch.")
+    pg = post_rule(api, "Use Postgres for the ledger service.")
+    post_rule(api, "Never commit directly to the main branch.")
     tasks = [{"id": "t1", "task": "add a table to the ledger database", "must": [pg["handle"]],
               "must_not": [{"text": "commit directly to the main branch"}]}]  # fmt: skip
     report = api.post(f"{BASE}/eval", json={"tasks": tasks})
     assert report.status_code == 200, report.text
     body = report.json()
     assert body["tasks"][0]["id"] == "t1" and body["recall"] == 1.0
-    assert "own id" in _error(api.post(f"{BASE}/eval", json={"tasks": tasks * 2}), 422)
-    assert _error(api.post(f"{BASE}/eval", json={"tasks": [{"id": "x"}]}), 422)
+    assert "own id" in error_message(api.post(f"{BASE}/eval", json={"tasks": tasks * 2}), 422)
+    assert error_message(api.post(f"{BASE}/eval", json={"tasks": [{"id": "x"}]}), 422)
 
 
 def test_compare_without_a_model_says_it_needs_one(api: Api) -> None:
-    message = _error(api.post(f"{BASE}/compare", json={"task": "add a ledger table"}), 422)
+    message = error_message(api.post(f"{BASE}/compare", json={"task": "add a ledger table"}), 422)
     assert message == NO_MODEL and "needs a language model" in message
-    assert "repeat" in _error(api.post(f"{BASE}/compare", json={"task": "x", "repeat": 11}), 422)
+    assert "repeat" in error_message(api.post(f"{BASE}/compare", json={"task": "x", "repeat": 11}), 422)
 
 
 def test_check_reads_a_diff_and_names_file_and_line(api: Api) -> None:
-    _rule(api, "Format dates with date-fns; never use moment.js.", check={"forbid": ["from ['\"]moment['\"]"]})
+    post_rule(api, "Format dates with date-fns; never use moment.js.", check={"forbid": ["from ['\"]moment['\"]"]})
     detected = api.post(f"{BASE}/check", json={"draft": DIFF}).json()
     assert detected["diff"] is True and detected["clean"] is False
     assert [(v["path"], v["line"]) for v in detected["violations"]] == [("src/dates.ts", 2)]
@@ -253,11 +238,11 @@ def test_check_reads_a_diff_and_names_file_and_line(api: Api) -> None:
     assert as_content["diff"] is False and all(v["path"] is None for v in as_content["violations"])
     plain = api.post(f"{BASE}/check", json={"draft": "import moment from 'moment'"}).json()
     assert plain["diff"] is False and plain["violations"][0]["line"] is None
-    assert "diff" in _error(api.post(f"{BASE}/check", json={"draft": "just words", "diff": True}), 422)
+    assert "diff" in error_message(api.post(f"{BASE}/check", json={"draft": "just words", "diff": True}), 422)
 
 
 def test_brief_and_check_over_http_merge_the_workspaces_organisation_rules(api: Api, other: Api) -> None:
-    org = _rule(api, "Never import moment in any service; use date-fns.", subject="_organisation")
+    org = post_rule(api, "Never import moment in any service; use date-fns.", subject="_organisation")
     task = {"task": "format dates with moment in the invoice page", "file_paths": ["src/invoice.ts"]}
     used = api.post(f"{BASE}/brief", json=task).json()["used"]
     assert [u["record"]["id"] for u in used] == [org["id"]] and used[0]["reason"].startswith("organisation rule")

@@ -10,11 +10,11 @@ import pytest
 
 from forethought import Forethought, Scope
 from forethought.domain import CheckPatterns
-from forethought.llm import FakeOpenAIServer, OpenAICompatibleModel
+from forethought.llm import OpenAICompatibleModel
 from forethought.llm.fake_server import Reply, Status
 from forethought.projects.compare import NO_MODEL
 from forethought.projects.compare_runs import list_runs
-from tests.projects.test_compare import Script
+from tests.projects.test_compare import Script, fake_coder
 from tests.web.conftest import Browser, MakeBrowser
 
 SHOP = "/web/apps/project/shop"
@@ -35,12 +35,8 @@ def script() -> Script:
 
 @pytest.fixture
 def model(memory: Forethought, script: Script) -> Iterator[OpenAICompatibleModel]:
-    with FakeOpenAIServer(default=script) as server:
-        chat = OpenAICompatibleModel.local(server.base_url, model="fake-coder", timeout_s=5.0, max_retries=0)
-        memory.model = chat
+    with fake_coder(memory, script) as chat:
         yield chat
-        memory.model = None
-        chat.close()
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ import re
 import time
 from dataclasses import dataclass
 
-from forethought.domain import Record
 from forethought.errors import InvalidInput
 from forethought.llm.base import ChatModel
 from forethought.memory import Memory, Scope
@@ -107,13 +106,12 @@ def check_diff(memory: Memory, scope: Scope, diff: str, *, model: ChatModel | No
     reports: list[CheckReport] = []
     changes = parse_diff(diff)
     start = time.perf_counter()
-    whole: list[Record] = []
-    if len(changes) > 1:
-        whole, _ = recall_for(memory, scope, "\n".join(change.draft for change in changes))
+    many = len(changes) > 1
+    whole = recall_for(memory, scope, "\n".join(c.draft for c in changes))[0] if many else []
     recall_ms = elapsed_ms(start)
     for change in changes:
         recalled = None
-        if whole:
+        if many:
             step = time.perf_counter()
             recalled = recall_for(memory, scope, change.draft, strategy=LEXICAL, also=whole)
             recall_ms += elapsed_ms(step)
@@ -123,10 +121,11 @@ def check_diff(memory: Memory, scope: Scope, diff: str, *, model: ChatModel | No
             if not v.excerpt and not change.new_file:
                 continue
             violations.append(v.model_copy(update={"path": change.path, "line": _line_of(v.excerpt, change)}))
-    timings: dict[str, float] = {"recall": round(recall_ms, 3)} if whole else {}
+    timings: dict[str, float] = {"recall": round(recall_ms, 3)} if many else {}
     for r in reports:
         for name, ms in r.timings_ms.items():
             timings[name] = round(timings.get(name, 0.0) + ms, 3)
+    timings["total"] = elapsed_ms(start)
     degraded = next((r.degraded for r in reports if r.degraded), None)
     return CheckReport(
         violations=violations,
@@ -136,7 +135,7 @@ def check_diff(memory: Memory, scope: Scope, diff: str, *, model: ChatModel | No
         clean=not any(v.severity == "error" for v in violations),
         mode=reports[0].mode if reports else "heuristic",
         degraded=degraded,
-        timings_ms={**timings, "total": elapsed_ms(start)} if whole else timings,
+        timings_ms=timings,
     )
 
 

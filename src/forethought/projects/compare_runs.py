@@ -27,7 +27,7 @@ __all__ = ["COMPARE", "MAX_LISTED", "ArmFigures", "ArmRunOut", "CompareRun", "Ro
            "run_and_keep"]  # fmt: skip
 
 COMPARE: Literal["compare"] = "compare"  # the trace kind of a kept compare run
-MAX_LISTED = 100  # runs per page of the list
+MAX_LISTED = 201  # runs read at once: the largest page a list asks for, and one more to say more exist
 
 
 class _Kept(BaseModel):

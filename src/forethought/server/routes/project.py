@@ -15,14 +15,14 @@ from fastapi import APIRouter, Depends, Query
 
 from forethought.domain.times import MAX_TIME_CHARS, format_time, parse_time
 from forethought.errors import InvalidInput
-from forethought.projects.compare_runs import MAX_LISTED, get_run, list_runs, run_and_keep
+from forethought.projects.compare_runs import get_run, list_runs, run_and_keep
 from forethought.projects.documents import file_texts
 from forethought.projects.evaluation import evaluate
 from forethought.projects.rulebook import Change, build_rulebook, changes, render
 from forethought.projects.stale import REVIEW_DAYS, StaleRule, review_queue
 from forethought.server.deps import PageDep, Subject, SubjectDep
 from forethought.server.errors import ApiError
-from forethought.server.pagination import slice_sorted
+from forethought.server.pagination import decode_cursor, page_of, slice_sorted
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS, Page, RecordOut
 from forethought.server.schemas.project import (
@@ -145,15 +145,11 @@ def compare_task(project: ProjectDep, body: CompareIn) -> JsonOut:
     return run.model_dump(mode="json", by_alias=True)
 
 
-@router.get("/compare/runs", summary="The project's kept compare runs, newest first")
-def compare_runs(
-    project: ProjectDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="Runs per page.")] = 20,
-    before: Annotated[str | None, Query(max_length=64, description="The next_before of the page before.")] = None,
-) -> JsonOut:
-    runs = list_runs(project.memory, project.scope, limit=limit, before_id=before)
-    return {"items": [r.model_dump(mode="json", by_alias=True) for r in runs],
-            "next_before": runs[-1].id if len(runs) == limit else None}  # fmt: skip
+@router.get("/compare/runs", summary="The project's kept compare runs, newest first", response_model=Page[JsonOut])
+def compare_runs(project: ProjectDep, page: PageDep) -> Page[JsonOut]:
+    found = list_runs(project.memory, project.scope, limit=page.limit + 1, before_id=decode_cursor(page.cursor))
+    items, cursor = page_of(found, page.limit, lambda r: r.id)
+    return Page(items=[r.model_dump(mode="json", by_alias=True) for r in items], next_cursor=cursor)
 
 
 @router.get("/compare/runs/{trace_id}", summary="One kept compare run of the project")
