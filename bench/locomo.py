@@ -38,6 +38,7 @@ from bench.common import Stopwatch, command_line, machine, markdown_table, now_i
 from forethought import Forethought, Scope
 from forethought.facade import RetainItem
 from forethought.recall import PRESETS, RecallConfig
+from forethought.targets import backend_for
 
 DEFAULT_DATA = Path("../shared/data/locomo/locomo_dev.json")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -318,12 +319,13 @@ def breakdown(answers: Sequence[Answer]) -> dict[str, Any]:
 
 # -- the run -----------------------------------------------------------------------------------
 def run(
-    conversations: Sequence[Conversation], variants: Sequence[Variant], embedder: str
+    conversations: Sequence[Conversation], variants: Sequence[Variant], embedder: str, db: str | None = None
 ) -> tuple[list[IngestFigures], list[dict[str, Any]]]:
+    """Ingest and ask on a fresh SQLite file, or on the (empty) database `db` names."""
     ingested: list[IngestFigures] = []
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="forethought-locomo-") as tmp:
-        memory = Forethought.open(Path(tmp) / "locomo.db", embedder=embedder)
+        memory = Forethought.open(db or Path(tmp) / "locomo.db", embedder=embedder)
         try:
             if memory.embedder is not None:
                 memory.embedder.embed_one("load the model before the clock starts")
@@ -410,6 +412,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
     parser.add_argument("--ingest", default=None, help="comma-separated ingest modes: run only their variants")
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "hashing"])
+    parser.add_argument(
+        "--db", default=None, help="an empty database to run on (a postgresql:// URL); default a fresh SQLite file"
+    )
     args = parser.parse_args(argv)
 
     if not args.path.exists():
@@ -429,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"{len(conversations)} conversations, {sum(len(c.turns) for c in conversations)} turns, {questions} questions"
     )
 
-    ingested, results = run(conversations, variants, args.embedder)
+    ingested, results = run(conversations, variants, args.embedder, args.db)
     report = {
         "benchmark": "locomo-retrieval",
         "date": now_iso(),
@@ -448,6 +453,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "k": K,
         },
         "embedder": args.embedder,
+        "store": backend_for(args.db or "locomo.db"),
         "ingest": [asdict(f) for f in ingested],
         "results": results,
     }

@@ -8,11 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from forethought import Forethought, Scope, SpaceKey
 from forethought.embed.hashing import HashingEmbedder
 from forethought.plugins import registry
+from forethought.store.postgres import PostgresStore
+from tests.pg_server import TEMPLATE, PostgresServer, PostgresUnavailable
 
 _real_connect = socket.socket.connect
 
@@ -44,11 +47,51 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "memory.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def memory(request: pytest.FixtureRequest, db_path: Path) -> Iterator[Forethought]:
+    """A façade with the model-free hashing embedder (fast, deterministic) on each store backend in
+    turn: a fresh SQLite file, then a fresh PostgreSQL database. A test about the SQLite file
+    itself asks for `sqlite_memory`."""
+    target = db_path if request.param == "sqlite" else request.getfixturevalue("postgres_dsn")
+    with Forethought.open(target, embedder=HashingEmbedder()) as m:
+        yield m
+
+
 @pytest.fixture
-def memory(db_path: Path) -> Iterator[Forethought]:
-    """A façade on a fresh file with the model-free hashing embedder (fast, deterministic)."""
+def sqlite_memory(db_path: Path) -> Iterator[Forethought]:
+    """A façade on a fresh SQLite file (`db_path`) with the hashing embedder."""
     with Forethought.open(db_path, embedder=HashingEmbedder()) as m:
         yield m
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One real, throwaway PostgreSQL server per test process (each xdist worker has its own),
+    started only when a test asks for it (see tests/pg_server.py), with a template database already
+    migrated, so that each test's database is a quick copy. A missing PostgreSQL or pgvector fails
+    the test with the fix (`make postgres`), never skips it."""
+    try:
+        server = PostgresServer()
+    except PostgresUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        template = server.create_database(TEMPLATE)
+        PostgresStore(template).close()  # migrate once
+        with psycopg.connect(template, autocommit=True) as conn:
+            conn.execute("DELETE FROM meta")  # every copy makes its own space secret
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_dsn(postgres_server: PostgresServer) -> Iterator[str]:
+    """The URL of a fresh, migrated PostgreSQL database, dropped after the test."""
+    dsn = postgres_server.create_database(template=TEMPLATE)
+    try:
+        yield dsn
+    finally:
+        postgres_server.drop_database(dsn)
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ from forethought.store.sqlite import SQLiteStore
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "plugins.md"
 BUILTIN_NAMES = {
-    "store": ["sqlite"],
+    "store": ["postgresql", "sqlite"],
     "embedder": ["hashing", "minilm"],
     "model": ["fake", "groq", "openai", "openai_compatible"],
     "app": ["career", "generic", "project", "support"],
@@ -220,7 +220,7 @@ def test_broken_plugins_are_logged_and_skipped(
 @pytest.mark.parametrize(
     ("lookup", "message"),
     [
-        (lambda r: r.store("postgres"), "unknown store 'postgres' (known: sqlite)"),
+        (lambda r: r.store("postgres"), "unknown store 'postgres' (known: postgresql, sqlite)"),
         (lambda r: r.embedder("bert"), "unknown embedder 'bert' (known: hashing, minilm)"),
         (lambda r: r.model("claude"), "unknown model 'claude' (known: fake, groq, openai, openai_compatible)"),
         (lambda r: r.app("crm"), "unknown app 'crm' (known: career, generic, project, support)"),

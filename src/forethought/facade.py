@@ -36,6 +36,7 @@ from forethought.pipeline.turn import TurnResult
 from forethought.plugins import open_store, registry
 from forethought.recall import RecallConfig, RecallResult
 from forethought.store.base import Store
+from forethought.targets import backend_for
 
 __all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained", "Scope"]
 
@@ -57,15 +58,13 @@ class Forethought:
         embedder: Embedder | str | None = "minilm",
         actor: str = "api",
         model: ChatModel | None = None,
-        store: str = "sqlite",
+        store: str | None = None,
     ) -> Forethought:
-        """Open (creating if needed) the store at `path` — `store` names a registered backend.
-
-        `embedder` is an Embedder, or "minilm" (the shipped ONNX model), "hashing" (no model), or
-        None (keyword and term recall only).
-        """
+        """Open the store at `path`: a SQLite file (created if needed) or a `postgresql://` URL (an
+        existing database), or the registered backend `store` names. `embedder` is an Embedder, or
+        "minilm" (the shipped ONNX model), "hashing" (no model), or None (keyword and term recall)."""
         chosen = registry().embedder(embedder)() if isinstance(embedder, str) else embedder
-        backend = open_store(store, path, dim=chosen.dim if chosen is not None else 384)
+        backend = open_store(store or backend_for(path), path, dim=chosen.dim if chosen is not None else 384)
         return cls(backend, chosen, actor=actor, model=model)
 
     # -- what it runs on -------------------------------------------------------------------

@@ -35,6 +35,7 @@ from forethought.llm import factory as models
 from forethought.llm.base import ChatModel
 from forethought.llm.config import LLMSettings
 from forethought.store.base import Store
+from forethought.store.postgres import PostgresStore
 from forethought.store.sqlite import SQLiteStore
 
 __all__ = [
@@ -60,9 +61,9 @@ Seam = Literal["store", "embedder", "model", "app"]
 
 
 class StoreFactory(Protocol):
-    """Opens (creating if needed) a store at `path` for vectors of `dim` dimensions."""
+    """Opens a store at `path` (a file, a URL) for vectors of `dim` dimensions, creating it if it can."""
 
-    def __call__(self, path: str | Path, *, dim: int) -> Store: ...
+    def __call__(self, path: str | Path, /, *, dim: int) -> Store: ...
 
 
 EmbedderFactory = Callable[[], Embedder]
@@ -141,6 +142,7 @@ Plugin = Callable[[Registry], None]
 def register_builtins(registry: Registry) -> None:
     """The built-in stores, embedders, chat models and apps: a plugin like a third party's."""
     registry.add_store("sqlite", SQLiteStore)
+    registry.add_store("postgresql", PostgresStore)
     registry.add_embedder("minilm", MiniLMEmbedder)
     registry.add_embedder("hashing", HashingEmbedder)
     registry.add_model("groq", models.groq)

@@ -25,7 +25,7 @@ class Result:
 
 
 class Cli:
-    def __init__(self, db: Path, embedder: str = "hashing") -> None:
+    def __init__(self, db: Path | str, embedder: str = "hashing") -> None:
         self.db = db
         self.env = {**os.environ, "FORETHOUGHT_DB": str(db), "FORETHOUGHT_EMBEDDER": embedder}
 

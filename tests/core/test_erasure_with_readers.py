@@ -92,7 +92,8 @@ def test_a_pending_erasure_is_finished_by_the_next_process_to_open_the_file(db_p
     assert _on_disk(db_path, "Quokka-Lantern") == []
 
 
-def test_the_api_says_purged_false_while_a_reader_holds_the_bytes(memory: Forethought, db_path: Path) -> None:
+def test_the_api_says_purged_false_while_a_reader_holds_the_bytes(sqlite_memory: Forethought, db_path: Path) -> None:
+    memory = sqlite_memory  # a reader holding bytes in the WAL is SQLite's case
     _, key = memory.create_api_key("acme", role="admin")
     client = TestClient(create_app(memory, ServerSettings(rate_per_second=0)), raise_server_exceptions=False)
     headers = {"Authorization": f"Bearer {key}"}

@@ -27,6 +27,7 @@ from starlette.routing import BaseRoute
 from forethought import Forethought, Scope, Status
 from forethought.projects.org import ORG
 from forethought.server import ServerSettings, create_app
+from tests.conftest import TEMPLATE
 
 CANARY = "QX7CANARY"  # in every text of B, in no request of A
 A, B = "acme", "globex"
@@ -235,9 +236,14 @@ def _labels(app: FastAPI) -> dict[str, str]:
     return labels
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Forethought, Seeded]]:
-    db: Path = tmp_path_factory.mktemp("isolation") / "memory.db"
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def world(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[TestClient, Forethought, Seeded]]:
+    """Both workspaces on each store backend in turn (a SQLite file, then a PostgreSQL database)."""
+    db: Path | str = tmp_path_factory.mktemp("isolation") / "memory.db"
+    if request.param == "postgresql":
+        db = request.getfixturevalue("postgres_server").create_database(template=TEMPLATE)
     with Forethought.open(db, embedder="hashing") as memory:
         seeded = _seed(memory)
         with TestClient(create_app(memory, ServerSettings(rate_per_second=0)), raise_server_exceptions=False) as client:

@@ -5,9 +5,7 @@ deeply nested JSON inside a transcript, a draft as long as the limit. Each is a 
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +16,7 @@ from forethought.domain.limits import MAX_SEQUENCE
 from forethought.domain.times import format_time
 from forethought.pipeline.check import MAX_DRAFT_CHARS
 from forethought.server.pagination import encode_cursor
+from forethought.store.postgres import PostgresStore
 from tests.server.conftest import Api
 
 EDGE_TIMES = [
@@ -31,10 +30,14 @@ FIXTURES = [HealthCheck.function_scoped_fixture]  # one server for every example
 _OUT_OF_RANGE = "is out of range (accepted: 0001-01-02 to 9999-12-30, UTC)"
 
 
-def _plant_time(db_path: Path, when: str) -> None:
-    """Date every record `when` in the file itself: a row written before the range was enforced."""
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE records SET occurred_at = ?", (when,))
+def _plant_time(memory: Forethought, when: str) -> None:
+    """Date every record `when` in the database itself: a row written before the range was enforced."""
+    with memory.store.raw() as conn:  # type: ignore[attr-defined]
+        if isinstance(memory.store, PostgresStore):
+            conn.execute("UPDATE records SET occurred_at = %s", (when,))
+            conn.commit()
+        else:
+            conn.execute("UPDATE records SET occurred_at = ?", (when,))
 
 
 @pytest.mark.parametrize("when", EDGE_TIMES)
@@ -54,10 +57,10 @@ def test_a_time_at_the_ends_of_the_calendar_is_refused_on_every_write(api: Api, 
 @pytest.mark.parametrize(
     "stored", ["9999-12-31T23:59:59.999999Z", "0001-01-01T00:00:00.000000Z", "9999-12-30T23:59:59.999999Z"]
 )
-def test_recall_answers_whatever_date_a_stored_record_has(api: Api, db_path: Path, stored: str) -> None:
+def test_recall_answers_whatever_date_a_stored_record_has(api: Api, memory: Forethought, stored: str) -> None:
     created = api.post(api.url("project", "tillpoint", "/records"), json={"text": "We always brew tea."})
     assert created.status_code == 201, created.text
-    _plant_time(db_path, stored)
+    _plant_time(memory, stored)
     response = api.post(api.url("project", "tillpoint", "/recall"), json={"query": "tea"})
     assert response.status_code == 200, response.text
     (hit,) = response.json()["hits"]
@@ -66,12 +69,12 @@ def test_recall_answers_whatever_date_a_stored_record_has(api: Api, db_path: Pat
 
 @settings(max_examples=60, deadline=None, suppress_health_check=FIXTURES)
 @given(st.datetimes(min_value=datetime.min, max_value=datetime.max))
-def test_recall_through_the_facade_survives_any_stored_date(memory: Forethought, db_path: Path, when: datetime) -> None:
+def test_recall_through_the_facade_survives_any_stored_date(memory: Forethought, when: datetime) -> None:
     scope = memory.scope("project", "tillpoint", workspace="acme")
     if not memory.list_records(scope, limit=1):
         memory.retain(scope, "We always brew tea.")
     stored = when.replace(tzinfo=UTC)
-    _plant_time(db_path, format_time(stored))
+    _plant_time(memory, format_time(stored))
     (hit,) = memory.recall(scope, "tea").hits
     assert hit.explain().startswith(("recency", "keyword", "semantic", "statement"))
 

@@ -14,6 +14,7 @@ from forethought.facade import Forethought, Scope
 from forethought.llm.base import ChatModel
 from forethought.plugins import model_from_settings
 from forethought.settings import Settings
+from forethought.targets import is_postgres_url
 
 __all__ = ["Context", "Output", "decode_input", "read_file_arg", "read_text_arg"]
 
@@ -51,8 +52,8 @@ class Context:
 
     def memory(self, *, create: bool = False) -> Forethought:
         if self._memory is None:
-            db = Path(self.settings.db)
-            if not create and not db.exists():
+            db: str | Path = self.settings.db if is_postgres_url(self.settings.db) else Path(self.settings.db)
+            if not create and isinstance(db, Path) and not db.exists():
                 raise NotFound(f"no database at {db} (retain, submit or import something first, or pass --db)")
             self._memory = Forethought.open(db, embedder=self.settings.embedder, actor="cli")
         return self._memory

@@ -11,14 +11,15 @@ from forethought.cli.context import Context, Output
 from forethought.errors import ForethoughtError
 from forethought.llm.health import health_check
 from forethought.plugins import registry
+from forethought.targets import backend_for, display_target, is_postgres_url
 
 __all__ = ["doctor"]
 
 
 def _store(ctx: Context) -> dict[str, Any]:
-    db = Path(ctx.settings.db)
-    info: dict[str, Any] = {"kind": "sqlite", "path": str(db)}
-    if not db.exists():
+    target = ctx.settings.db
+    info: dict[str, Any] = {"kind": backend_for(target), "path": display_target(target)}
+    if not is_postgres_url(target) and not Path(target).exists():
         info.update(ok=True, detail="no database yet; the first write creates it")
         return info
     try:

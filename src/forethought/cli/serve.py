@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from forethought.cli.context import Context, Output
 from forethought.errors import InvalidInput
+from forethought.targets import display_target
 
 if TYPE_CHECKING:
     import uvicorn
@@ -68,7 +69,10 @@ def serve(ctx: Context) -> Output:
     print(f"Forethought on {url}", flush=True)
     print(f"  web workspace: {url}/  (log in with an API key: `forethought keys create --workspace W`)", flush=True)
     print(f"  HTTP API: {url}/v1  (OpenAPI docs: {url}/docs)", flush=True)
-    print(f"  database {ctx.settings.db}, embedder {ctx.settings.embedder}, model: {services.mode}", flush=True)
+    print(
+        f"  database {display_target(ctx.settings.db)}, embedder {ctx.settings.embedder}, model: {services.mode}",
+        flush=True,
+    )
     load = getattr(memory.embedder, "load", None)
     if callable(load):
         services.startup.run("embedder", load)

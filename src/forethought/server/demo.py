@@ -16,6 +16,7 @@ from forethought.apps.demo import DemoDocument, DemoMemory
 from forethought.domain import RelationLabel
 from forethought.facade import Forethought
 from forethought.plugins import registry
+from forethought.targets import local_file_beside
 
 __all__ = ["DEMO_WORKSPACE", "demo_key", "demo_memories", "key_file", "seed_demo"]
 
@@ -56,8 +57,7 @@ def seed_demo(memory: Forethought) -> int:
 
 
 def key_file(db: str | Path) -> Path:
-    db = Path(db)
-    return db.with_name(db.name + ".demo-key")
+    return local_file_beside(db, "demo-key")
 
 
 def demo_key(memory: Forethought, db: str | Path) -> str:

@@ -1,4 +1,4 @@
-"""Stores: the Store seam (narrow contracts, `base.py`) and its backends (`sqlite/`)."""
+"""Stores: the Store seam (narrow contracts, `base.py`) and its backends (`sqlite/`, `postgres/`)."""
 
 from forethought.store.base import (
     AppMigration,

@@ -8,9 +8,9 @@ import logging
 from typing import Any
 
 from forethought.errors import NotFound
+from forethought.store.rows import dump_json
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.driver import retrying
-from forethought.store.sqlite.rows import dump_json
 from forethought.store.sqlite.sql import chunks, marks
 
 __all__ = ["cut_links", "delete_rows", "forget_in_traces", "purge", "require_space"]

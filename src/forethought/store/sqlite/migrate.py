@@ -8,39 +8,20 @@ core's component is `core`; before migration 6 every row is the core's).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any
 
 from forethought.domain.times import format_time, utcnow
 from forethought.errors import BackendError
 from forethought.store.app_sql import split_statements
+from forethought.store.migrations import CORE, Migration, read_migrations
 
 __all__ = ["CORE", "Migration", "applied_version", "apply_component", "apply_migrations", "available_migrations"]
 
-CORE = "core"
-_NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
-
-
-class Migration(NamedTuple):
-    version: int
-    name: str
-    sql: str
-
 
 def available_migrations() -> list[Migration]:
-    folder = resources.files("forethought.store.sqlite") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        match = _NAME.fullmatch(entry.name)
-        if match:
-            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text("utf-8")))
-    found.sort()
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise BackendError(f"migration files are not numbered 1..n without gaps: {versions}")
-    return found
+    return read_migrations(resources.files("forethought.store.sqlite") / "migrations")
 
 
 def apply_migrations(conn: Any) -> int:

@@ -11,11 +11,11 @@ from forethought.domain import Action, AuditEvent, Record, new_id
 from forethought.domain.times import format_time, utcnow
 from forethought.errors import Conflict, InvalidInput, NotFound
 from forethought.store.contracts import RecordStore
+from forethought.store.rows import RECORD_COLUMNS, dump_json, keyword_body, record_from_row, record_values
+from forethought.store.sql.audit import insert_events
 from forethought.store.sqlite import search
-from forethought.store.sqlite.audit import insert_events
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import cut_links, delete_rows, forget_in_traces, purge, require_space
-from forethought.store.sqlite.rows import RECORD_COLUMNS, dump_json, record_from_row, record_values
 from forethought.store.sqlite.sql import chunks, marks, prefixed
 from forethought.store.sqlite.vector_cache import VectorCache, encode_vector
 from forethought.store.types import ChangeSet, NewRecord, RecordFilter
@@ -95,7 +95,7 @@ class SQLiteRecords(RecordStore):
         )
         conn.execute(
             "INSERT INTO records_fts (rowid, body, space) VALUES (?, ?, ?)",
-            (rowid, search.fts_body(record, new.search_text), record.space_id),
+            (rowid, keyword_body(record, new.search_text), record.space_id),
         )
         if new.embed_later:
             conn.execute(

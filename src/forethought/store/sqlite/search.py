@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from forethought.domain import Record
 from forethought.domain.times import format_time
 from forethought.store.contracts import SearchIndex
 from forethought.store.sqlite.connection import Database
@@ -22,7 +21,6 @@ __all__ = [
     "SQLiteSearch",
     "by_terms",
     "filter_sql",
-    "fts_body",
     "keyword",
     "nearest",
 ]
@@ -55,12 +53,6 @@ class SQLiteSearch(SearchIndex):
     def _removes(self, space_id: str) -> int | None:
         rows = self._db.fetch("SELECT vec_removes FROM spaces WHERE id = ?", (space_id,))
         return int(rows[0][0]) if rows else None
-
-
-def fts_body(record: Record, search_text: str) -> str:
-    """What the keyword index sees: the statement, the extra search text, kind and tags."""
-    parts = [record.statement, search_text, record.kind.replace("_", " "), " ".join(record.tags)]
-    return "\n".join(p for p in parts if p)
 
 
 def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:

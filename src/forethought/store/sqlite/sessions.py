@@ -11,11 +11,11 @@ from forethought.domain import Action, AuditEvent, Role, Session, Turn, new_id
 from forethought.domain.times import format_time, utcnow
 from forethought.errors import NotFound
 from forethought.store.contracts import SessionStore
-from forethought.store.sqlite.audit import insert_events
+from forethought.store.rows import session_from_rows, session_values
+from forethought.store.sql.audit import insert_events
+from forethought.store.sql.paging import newest_first
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import purge, require_space
-from forethought.store.sqlite.rows import session_from_rows, session_values
-from forethought.store.sqlite.sql import newest_first
 from forethought.store.types import TurnHit
 
 __all__ = ["SQLiteSessions"]

@@ -10,7 +10,7 @@ from forethought.domain.ids import space_id_for
 from forethought.domain.times import format_time, stored_time, utcnow
 from forethought.errors import NotFound
 from forethought.store.contracts import SpaceStore
-from forethought.store.sqlite.audit import insert_events
+from forethought.store.sql.audit import insert_events
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import delete_rows, purge
 from forethought.store.sqlite.vector_cache import VectorCache

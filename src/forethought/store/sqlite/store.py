@@ -2,8 +2,8 @@
 
 `SQLiteStore` opens the file, runs the migrations and owns one object per contract, each in its
 own module and all sharing the per-thread connections of `connection.Database`:
-`spaces.py`, `records.py`, `search.py`, `outbox.py`, `sessions.py`, `traces.py`, `keys.py`,
-`audit.py`, `app_tables.py`.
+`spaces.py`, `records.py`, `search.py`, `outbox.py`, `sessions.py`, `app_tables.py`; keys, audit
+and traces are SQL every backend shares (`store/sql/`).
 """
 
 from __future__ import annotations
@@ -16,19 +16,20 @@ from typing import Any
 
 from forethought.errors import BackendError, Conflict
 from forethought.store.base import Capabilities, Store
+from forethought.store.sql.audit import SqlAuditLog
+from forethought.store.sql.keys import SqlKeys
+from forethought.store.sql.traces import SqlTraces
 from forethought.store.sqlite.app_tables import SQLiteAppTables
-from forethought.store.sqlite.audit import SQLiteAuditLog
 from forethought.store.sqlite.connection import PURGE_MARK, Database
 from forethought.store.sqlite.driver import retrying, sqlite3, supports_fts_secure_delete
+from forethought.store.sqlite.erasure import require_space
 from forethought.store.sqlite.files import create_private, make_private
-from forethought.store.sqlite.keys import SQLiteKeys
 from forethought.store.sqlite.migrate import CORE, apply_migrations
 from forethought.store.sqlite.outbox import SQLiteOutbox
 from forethought.store.sqlite.records import SQLiteRecords
 from forethought.store.sqlite.search import SQLiteSearch
 from forethought.store.sqlite.sessions import SQLiteSessions
 from forethought.store.sqlite.spaces import SQLiteSpaces
-from forethought.store.sqlite.traces import SQLiteTraces
 from forethought.store.sqlite.vector_cache import VectorCache
 from forethought.vectors import DEFAULT_THRESHOLD
 
@@ -63,9 +64,9 @@ class SQLiteStore(Store):
         self.search = SQLiteSearch(self._db, self.vectors)
         self.outbox = SQLiteOutbox(self._db, dim=dim)
         self.sessions = SQLiteSessions(self._db, secure_fts_delete=secure)
-        self.traces = SQLiteTraces(self._db)
-        self.keys = SQLiteKeys(self._db)
-        self.audit = SQLiteAuditLog(self._db)
+        self.traces = SqlTraces(self._db, require_space)
+        self.keys = SqlKeys(self._db)
+        self.audit = SqlAuditLog(self._db)
         self.app_tables = SQLiteAppTables(self._db)
 
     def close(self) -> None:

@@ -1,25 +1,28 @@
-"""Traces on SQLite: one JSON document per turn, listed newest first."""
+"""Traces (SQLite and PostgreSQL): one JSON document per turn, listed newest first."""
 
 from __future__ import annotations
 
 import builtins
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from forethought.domain.times import format_time
 from forethought.errors import NotFound
 from forethought.store.contracts import TraceStore
-from forethought.store.sqlite.connection import Database
-from forethought.store.sqlite.erasure import require_space
-from forethought.store.sqlite.sql import newest_first
+from forethought.store.sql.database import SqlDatabase
+from forethought.store.sql.paging import newest_first
 
-__all__ = ["SQLiteTraces"]
+__all__ = ["SqlTraces"]
 
 
-class SQLiteTraces(TraceStore):
-    def __init__(self, db: Database) -> None:
+class SqlTraces(TraceStore):
+    """`require_space(conn, space_id)` is the backend's check that a space exists before a write."""
+
+    def __init__(self, db: SqlDatabase, require_space: Callable[[Any, str], None]) -> None:
         self._db = db
+        self._require_space = require_space
 
     def add(
         self,
@@ -34,7 +37,7 @@ class SQLiteTraces(TraceStore):
         payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
         def write(conn: Any) -> None:
-            require_space(conn, space_id)
+            self._require_space(conn, space_id)
             conn.execute(
                 "INSERT INTO traces (id, space_id, session_id, kind, created_at, data) VALUES (?, ?, ?, ?, ?, ?)",
                 (trace_id, space_id, session_id, kind, format_time(created_at), payload),

@@ -1,4 +1,4 @@
-"""The audit log on SQLite: the one place an audit event is inserted, and reading events back."""
+"""The audit log (SQLite and PostgreSQL): the one place an audit event is inserted, and reading events back."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ from typing import Any
 
 from forethought.domain import AuditEvent
 from forethought.store.contracts import AuditLog
-from forethought.store.sqlite.connection import Database
-from forethought.store.sqlite.rows import AUDIT_COLUMNS, audit_from_row, audit_values
-from forethought.store.sqlite.sql import marks
+from forethought.store.rows import AUDIT_COLUMNS, audit_from_row, audit_values
+from forethought.store.sql.database import SqlDatabase
 
-__all__ = ["SQLiteAuditLog", "insert_events"]
+__all__ = ["SqlAuditLog", "insert_events"]
 
-_INSERT = f"INSERT INTO audit_events ({AUDIT_COLUMNS}) VALUES ({marks(len(AUDIT_COLUMNS.split(',')))})"
+_INSERT = f"INSERT INTO audit_events ({AUDIT_COLUMNS}) VALUES ({', '.join('?' * len(AUDIT_COLUMNS.split(',')))})"
 
 
 def insert_events(conn: Any, events: Sequence[AuditEvent]) -> None:
@@ -21,8 +20,8 @@ def insert_events(conn: Any, events: Sequence[AuditEvent]) -> None:
     conn.executemany(_INSERT, [audit_values(e) for e in events])
 
 
-class SQLiteAuditLog(AuditLog):
-    def __init__(self, db: Database) -> None:
+class SqlAuditLog(AuditLog):
+    def __init__(self, db: SqlDatabase) -> None:
         self._db = db
 
     def events(

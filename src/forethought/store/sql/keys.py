@@ -1,4 +1,4 @@
-"""API keys on SQLite: stored by hash, never the key itself."""
+"""API keys (SQLite and PostgreSQL): stored by hash, never the key itself."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from forethought.domain.keys import ApiKey
 from forethought.domain.times import format_time, stored_time
 from forethought.errors import NotFound
 from forethought.store.contracts import KeyStore
-from forethought.store.sqlite.connection import Database
+from forethought.store.sql.database import SqlDatabase
 
-__all__ = ["SQLiteKeys"]
+__all__ = ["SqlKeys"]
 
 _COLUMNS = "id, workspace, name, created_at, revoked_at, role"
 
 
-class SQLiteKeys(KeyStore):
-    def __init__(self, db: Database) -> None:
+class SqlKeys(KeyStore):
+    def __init__(self, db: SqlDatabase) -> None:
         self._db = db
 
     def add(self, key: ApiKey, key_hash: str) -> None:
@@ -37,9 +37,9 @@ class SQLiteKeys(KeyStore):
     def list(self, workspace: str | None = None) -> builtins.list[ApiKey]:
         sql = f"SELECT {_COLUMNS} FROM api_keys"
         rows = (
-            self._db.fetch(sql + " ORDER BY created_at", ())
+            self._db.fetch(sql + " ORDER BY created_at, id", ())
             if workspace is None
-            else self._db.fetch(sql + " WHERE workspace = ? ORDER BY created_at", (workspace,))
+            else self._db.fetch(sql + " WHERE workspace = ? ORDER BY created_at, id", (workspace,))
         )
         return [_api_key(r) for r in rows]
 

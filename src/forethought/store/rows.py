@@ -1,4 +1,5 @@
-"""Mapping between stored rows and domain models."""
+"""Mapping between stored rows and domain models, shared by every SQL backend (times as ISO-8601
+UTC text, JSON columns as compact text), and what a record's keyword index entry holds."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ __all__ = [
     "audit_from_row",
     "audit_values",
     "dump_json",
+    "keyword_body",
     "record_from_row",
     "record_values",
     "session_from_rows",
@@ -32,6 +34,12 @@ AUDIT_COLUMNS = "id, space_id, action, actor, at, record_id, lineage_id, from_st
 def dump_json(value: Any) -> str:
     """The one JSON encoding of every JSON column (compact, sorted keys, UTF-8 kept)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def keyword_body(record: Record, search_text: str) -> str:
+    """What the keyword index sees: the statement, the extra search text, kind and tags."""
+    parts = [record.statement, search_text, record.kind.replace("_", " "), " ".join(record.tags)]
+    return "\n".join(p for p in parts if p)
 
 
 def _time(value: datetime | None) -> str | None:

@@ -1,0 +1,1 @@
+-- Part of 0001_init on PostgreSQL (its SQLite step: 0003_outbox.sql); recorded so both backends share one version sequence.

@@ -1,0 +1,1 @@
+-- Part of 0001_init on PostgreSQL (its SQLite step: 0008_turn_search.sql); recorded so both backends share one version sequence.

@@ -1,0 +1,1 @@
+-- Part of 0001_init on PostgreSQL (its SQLite step: 0010_session_refs.sql); recorded so both backends share one version sequence.

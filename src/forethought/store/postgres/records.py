@@ -1,0 +1,228 @@
+"""Records on PostgreSQL: change sets written in one transaction, reads guarded by space, erasure."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from forethought.domain import Action, AuditEvent, Record, new_id
+from forethought.domain.times import format_time, utcnow
+from forethought.errors import Conflict, InvalidInput, NotFound
+from forethought.store.contracts import RecordStore
+from forethought.store.postgres.connection import Database
+from forethought.store.postgres.driver import vector_literal
+from forethought.store.postgres.erasure import cut_links, delete_records, forget_in_traces, marks, require_space
+from forethought.store.postgres.search import TEXT_SEARCH, filter_sql
+from forethought.store.rows import RECORD_COLUMNS, dump_json, keyword_body, record_from_row, record_values
+from forethought.store.sql.audit import insert_events
+from forethought.store.types import ChangeSet, NewRecord, RecordFilter
+
+__all__ = ["PostgresRecords"]
+
+_INSERT = (
+    f"INSERT INTO records ({RECORD_COLUMNS}, body)"
+    f" VALUES ({marks(len(RECORD_COLUMNS.split(',')))}, to_tsvector('{TEXT_SEARCH}', ?)) RETURNING seq"
+)
+_COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
+
+
+class PostgresRecords(RecordStore):
+    def __init__(self, db: Database, *, dim: int) -> None:
+        self._db = db
+        self._dim = dim
+
+    # -- writing ---------------------------------------------------------------------------
+    def apply(self, changes: ChangeSet) -> None:
+        for new in changes.inserts:
+            if new.record.space_id != changes.space_id:
+                raise InvalidInput("a change set may only write records of its own space")
+            if new.vector is not None and not new.embed_later and new.vector.shape != (self._dim,):
+                raise InvalidInput(f"vector of shape {new.vector.shape}, expected ({self._dim},)")
+        for before, after in changes.transitions:
+            if before.id != after.id or after.space_id != changes.space_id:
+                raise InvalidInput("a transition must change one record of the change set's space")
+
+        def write(conn: Any) -> None:
+            require_space(conn, changes.space_id)
+            vectors_added = sum(self._insert(conn, new) for new in changes.inserts)
+            for before, after in changes.transitions:
+                cur = conn.execute(
+                    "UPDATE records SET status = ?, valid_to = ?, superseded_by = ?"
+                    " WHERE id = ? AND space_id = ? AND status = ?",
+                    (
+                        after.status.value,
+                        None if after.valid_to is None else format_time(after.valid_to),
+                        after.superseded_by,
+                        after.id,
+                        after.space_id,
+                        before.status.value,
+                    ),
+                )
+                if cur.rowcount != 1:
+                    raise Conflict(f"record {after.handle} changed while this change was being made; retry")
+            for record_id, quotes in changes.evidence:
+                row = conn.execute(
+                    "SELECT evidence FROM records WHERE id = ? AND space_id = ? FOR UPDATE",
+                    (record_id, changes.space_id),
+                ).fetchone()
+                if row is None:
+                    raise NotFound(f"no record {record_id!r} in this space")
+                merged = json.loads(row[0])
+                for quote in quotes:
+                    item = quote.model_dump(mode="json")
+                    if item not in merged:
+                        merged.append(item)
+                conn.execute("UPDATE records SET evidence = ? WHERE id = ?", (dump_json(merged), record_id))
+            insert_events(conn, changes.events)
+            if vectors_added:
+                conn.execute(
+                    "UPDATE spaces SET vec_adds = vec_adds + ? WHERE id = ?", (vectors_added, changes.space_id)
+                )
+
+        self._db.write(write)
+
+    def _insert(self, conn: Any, new: NewRecord) -> int:
+        """Insert one record with its tags, terms, keyword entry and vector (or outbox job);
+        returns the vectors added (0 or 1)."""
+        record = new.record
+        seq = conn.execute(_INSERT, (*record_values(record), keyword_body(record, new.search_text))).fetchone()[0]
+        conn.executemany(
+            "INSERT INTO record_tags (record_seq, space_id, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [(seq, record.space_id, tag) for tag in record.tags],
+        )
+        conn.executemany(
+            "INSERT INTO record_terms (record_seq, space_id, term) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [(seq, record.space_id, term) for term in new.terms],
+        )
+        if new.embed_later:
+            conn.execute(
+                "INSERT INTO outbox (space_id, record_seq, job, next_at) VALUES (?, ?, 'embed', ?)"
+                " ON CONFLICT DO NOTHING",
+                (record.space_id, seq, format_time(utcnow())),
+            )
+            return 0
+        if new.vector is None:
+            return 0
+        conn.execute(
+            "INSERT INTO record_vectors (record_seq, space_id, embedding) VALUES (?, ?, ?::vector)",
+            (seq, record.space_id, vector_literal(new.vector)),
+        )
+        return 1
+
+    # -- reading ---------------------------------------------------------------------------
+    def get(self, space_id: str, record_id: str) -> Record:
+        def find(conn: Any) -> builtins.list[Any]:
+            rows: builtins.list[Any] = conn.execute(
+                f"SELECT {RECORD_COLUMNS} FROM records WHERE id = ?", (record_id,)
+            ).fetchall()
+            if not rows:
+                rows = conn.execute(
+                    f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND handle = ?",
+                    (space_id, record_id.lower()),
+                ).fetchall()
+            return rows
+
+        rows = [r for r in self._db.read(find) if self._db.own(space_id, r[1])]
+        if not rows:
+            raise NotFound(f"no record {record_id!r} in this space")
+        if len(rows) > 1:
+            raise InvalidInput(f"handle {record_id!r} is ambiguous in this space; use the full id")
+        return record_from_row(rows[0])
+
+    def get_many(self, space_id: str, record_ids: Sequence[str]) -> builtins.list[Record]:
+        if not record_ids:
+            return []
+        rows = self._db.fetch(f"SELECT {RECORD_COLUMNS} FROM records WHERE id = ANY(?)", (builtins.list(record_ids),))
+        found = {row[0]: record_from_row(row) for row in rows if self._db.own(space_id, row[1])}
+        return [found[i] for i in record_ids if i in found]
+
+    def ids_in_use(self, record_ids: Sequence[str], *, space_id: str | None = None) -> set[str]:
+        ids = builtins.list(record_ids)
+        if space_id is None:
+            rows = self._db.fetch("SELECT id FROM records WHERE id = ANY(?)", (ids,))
+        else:
+            rows = self._db.fetch("SELECT id FROM records WHERE id = ANY(?) AND space_id = ?", (ids, space_id))
+        return {r[0] for r in rows}
+
+    def find_by_external_id(self, space_id: str, external_id: str) -> Record | None:
+        rows = self._db.fetch(
+            f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND external_id = ?", (space_id, external_id)
+        )
+        return None if not rows or not self._db.own(space_id, rows[0][1]) else record_from_row(rows[0])
+
+    def lineage(self, space_id: str, lineage_id: str) -> builtins.list[Record]:
+        rows = self._db.fetch(
+            f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND lineage_id = ? ORDER BY version",
+            (space_id, lineage_id),
+        )
+        return [record_from_row(r) for r in rows if self._db.own(space_id, r[1])]
+
+    def list(
+        self,
+        space_id: str,
+        flt: RecordFilter,
+        *,
+        limit: int = 100,
+        after_id: str | None = None,
+        newest_first: bool = False,
+    ) -> builtins.list[Record]:
+        where, params = filter_sql(flt)
+        sql = f"SELECT {_COLUMNS_R} FROM records r WHERE r.space_id = ? AND {where}"
+        args: builtins.list[Any] = [space_id, *params]
+        if after_id is not None:
+            sql += " AND r.id < ?" if newest_first else " AND r.id > ?"
+            args.append(after_id)
+        sql += f" ORDER BY r.id {'DESC' if newest_first else 'ASC'} LIMIT ?"
+        args.append(limit)
+        rows = self._db.fetch(sql, args)
+        return [record_from_row(r) for r in rows if self._db.own(space_id, r[1])]
+
+    def count(self, space_id: str, flt: RecordFilter) -> int:
+        where, params = filter_sql(flt)
+        rows = self._db.fetch(f"SELECT COUNT(*) FROM records r WHERE r.space_id = ? AND {where}", (space_id, *params))
+        return int(rows[0][0])
+
+    def statement_tokens(self, space_id: str, flt: RecordFilter) -> int:
+        where, params = filter_sql(flt)
+        # Words are counted as spaces + 1: close to str.split() for prose, and cheap in SQL.
+        rows = self._db.fetch(
+            "SELECT COALESCE(SUM(GREATEST(1, (LENGTH(r.statement) + 3) / 4,"
+            " LENGTH(r.statement) - LENGTH(REPLACE(r.statement, ' ', '')) + 1)), 0)"
+            f" FROM records r WHERE r.space_id = ? AND {where}",
+            (space_id, *params),
+        )
+        return int(rows[0][0])
+
+    # -- erasure ---------------------------------------------------------------------------
+    def forget(self, space_id: str, lineage_id: str, *, actor: str) -> int:
+        def erase(conn: Any) -> int:
+            rows = conn.execute(
+                "SELECT seq, id FROM records WHERE space_id = ? AND lineage_id = ? FOR UPDATE", (space_id, lineage_id)
+            ).fetchall()
+            if not rows:
+                raise NotFound("no such record in this space")
+            ids = [r[1] for r in rows]
+            cut_links(conn, space_id, ids)
+            forget_in_traces(conn, space_id, ids)
+            removed_vectors = delete_records(conn, [r[0] for r in rows])
+            conn.execute("DELETE FROM audit_events WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id))
+            event = AuditEvent(
+                id=new_id(),
+                space_id=space_id,
+                action=Action.FORGOTTEN,
+                actor=actor,
+                at=utcnow(),
+                lineage_id=lineage_id,
+                details={"versions": len(ids)},
+            )
+            insert_events(conn, [event])
+            if removed_vectors:
+                conn.execute(
+                    "UPDATE spaces SET vec_removes = vec_removes + ? WHERE id = ?", (removed_vectors, space_id)
+                )
+            return len(ids)
+
+        removed: int = self._db.write(erase)
+        return removed
