@@ -140,6 +140,11 @@ CASES: dict[str, Case] = {
             {"text": "A retains a candidate.", "status": "candidate", "external_id": "b-b-only"},
         ]
     ),
+    f"POST {S}/records/batch": Case(
+        bodies=lambda s: [
+            {"items": [{"text": "A retains a batch note.", "external_id": s.b_external_id}, {"text": "And another."}]}
+        ]
+    ),
     f"GET {S}/records/{{record_id}}": Case(),
     f"GET {S}/records/{{record_id}}/history": Case(),
     f"POST {S}/records/{{record_id}}/supersede": Case(bodies=lambda s: [{"text": "A replaces it."}]),

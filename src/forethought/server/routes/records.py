@@ -1,4 +1,4 @@
-"""Records: list, retain, read, history, supersede, retract, forget."""
+"""Records: list, retain (one or a batch), read, history, supersede, retract, forget."""
 
 from __future__ import annotations
 
@@ -7,11 +7,21 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from forethought.domain import Status
+from forethought.facade import RetainItem
 from forethought.server.deps import AdminSubjectDep, PageDep, SubjectDep
 from forethought.server.pagination import decode_cursor, page_of
 from forethought.server.routes.paths import SUBJECT
 from forethought.server.schemas.common import ERRORS, AuditEventOut, Page, RecordOut
-from forethought.server.schemas.records import ForgetOut, HistoryOut, RetainedOut, RetainIn, RetractIn, SupersedeIn
+from forethought.server.schemas.records import (
+    ForgetOut,
+    HistoryOut,
+    RetainBatchIn,
+    RetainedBatchOut,
+    RetainedOut,
+    RetainIn,
+    RetractIn,
+    SupersedeIn,
+)
 
 __all__ = ["router"]
 
@@ -55,6 +65,27 @@ def retain(subject: SubjectDep, body: RetainIn, response: Response) -> RetainedO
     if not done.created:
         response.status_code = 200
     return RetainedOut(record=RecordOut.of(done.record), created=done.created)
+
+
+@router.post("/batch", status_code=201, summary="Retain many memories at once", response_model=RetainedBatchOut)
+def retain_batch(subject: SubjectDep, body: RetainBatchIn, response: Response) -> RetainedBatchOut:
+    """Active records, embedded in batches; every item is validated before anything is written, so
+    a bad item refuses the request and stores nothing. Idempotent by `external_id`: sending a batch
+    again creates nothing (200) and returns the records made the first time."""
+    done = subject.memory.retain_many(
+        subject.scope,
+        [
+            RetainItem(i.text, i.kind, tuple(i.tags), i.occurred_at, i.external_id, i.attributes, i.context)
+            for i in body.items
+        ],
+        source="api",
+    )
+    created = sum(d.created for d in done)
+    if not created:
+        response.status_code = 200
+    return RetainedBatchOut(
+        items=[RetainedOut(record=RecordOut.of(d.record), created=d.created) for d in done], created=created
+    )
 
 
 @router.get("/{record_id}", summary="Read one record (by id or handle)", response_model=RecordOut)

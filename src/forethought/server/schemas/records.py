@@ -13,6 +13,7 @@ from forethought.server.schemas.admin import RejectionOut, SubmittedItemOut
 from forethought.server.schemas.common import AuditEventOut, RecordOut
 
 __all__ = [
+    "MAX_BATCH",
     "ApproveAllIn",
     "ApproveIn",
     "ApprovedOut",
@@ -20,7 +21,10 @@ __all__ = [
     "ForgetOut",
     "HistoryOut",
     "RejectIn",
+    "RetainBatchIn",
     "RetainIn",
+    "RetainManyItem",
+    "RetainedBatchOut",
     "RetainedOut",
     "RetractIn",
     "SupersedeIn",
@@ -58,9 +62,35 @@ class RetainIn(_In):
     check: CheckPatterns | None = Field(default=None, description="Regexes a draft must not / must match.")
 
 
+MAX_BATCH = 500  # memories one batch request may carry (the 1 MiB body limit usually binds first)
+
+
+class RetainManyItem(_In):
+    """One memory of a batch: the fields of a single retain that a batch stores as active records."""
+
+    text: str = Field(max_length=MAX_STATEMENT)
+    kind: str = Field(default="note", max_length=MAX_KIND)
+    tags: list[str] = Field(default_factory=list, max_length=32)
+    occurred_at: str | None = Field(default=None, description=f"When it was decided or happened. {_TIME}")
+    external_id: str | None = Field(
+        default=None, max_length=MAX_EXTERNAL_ID, description="Retaining the same external id again changes nothing."
+    )
+    attributes: dict[str, Any] | None = None
+    context: str | None = Field(default=None, max_length=MAX_STATEMENT)
+
+
+class RetainBatchIn(_In):
+    items: list[RetainManyItem] = Field(min_length=1, max_length=MAX_BATCH)
+
+
 class RetainedOut(BaseModel):
     record: RecordOut
     created: bool = Field(description="False when the external id named a record retained before.")
+
+
+class RetainedBatchOut(BaseModel):
+    items: list[RetainedOut] = Field(description="One per item, in the order sent.")
+    created: int = Field(description="How many items made a new record (the rest named one retained before).")
 
 
 class SupersedeIn(_In):

@@ -21,10 +21,9 @@ from forethought.store.types import ChangeSet, NewRecord, RecordFilter
 
 __all__ = ["PostgresRecords"]
 
-_INSERT = (
-    f"INSERT INTO records ({RECORD_COLUMNS}, body)"
-    f" VALUES ({marks(len(RECORD_COLUMNS.split(',')))}, to_tsvector('{TEXT_SEARCH}', ?)) RETURNING seq"
-)
+_INSERT_HEAD = f"INSERT INTO records ({RECORD_COLUMNS}, body) VALUES "
+_ROW = f"({marks(len(RECORD_COLUMNS.split(',')))}, to_tsvector('{TEXT_SEARCH}', ?))"
+_ROWS_PER_INSERT = 500  # 25 parameters a row: well inside PostgreSQL's 65,535 a statement
 _COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
 
 
@@ -46,7 +45,7 @@ class PostgresRecords(RecordStore):
 
         def write(conn: Any) -> None:
             require_space(conn, changes.space_id)
-            vectors_added = sum(self._insert(conn, new) for new in changes.inserts)
+            vectors_added = self._insert(conn, changes.inserts)
             for before, after in changes.transitions:
                 cur = conn.execute(
                     "UPDATE records SET status = ?, valid_to = ?, superseded_by = ?"
@@ -83,33 +82,42 @@ class PostgresRecords(RecordStore):
 
         self._db.write(write)
 
-    def _insert(self, conn: Any, new: NewRecord) -> int:
-        """Insert one record with its tags, terms, keyword entry and vector (or outbox job);
-        returns the vectors added (0 or 1)."""
-        record = new.record
-        seq = conn.execute(_INSERT, (*record_values(record), keyword_body(record, new.search_text))).fetchone()[0]
-        conn.executemany(
-            "INSERT INTO record_tags (record_seq, space_id, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [(seq, record.space_id, tag) for tag in record.tags],
-        )
-        conn.executemany(
-            "INSERT INTO record_terms (record_seq, space_id, term) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [(seq, record.space_id, term) for term in new.terms],
-        )
-        if new.embed_later:
+    def _insert(self, conn: Any, news: Sequence[NewRecord]) -> int:
+        """Insert records with their tags, terms, keyword entries and vectors (or outbox jobs), a
+        statement per table for the whole batch; returns the vectors added."""
+        if not news:
+            return 0
+        seqs: dict[str, int] = {}
+        for start in range(0, len(news), _ROWS_PER_INSERT):
+            chunk = news[start : start + _ROWS_PER_INSERT]
+            values = [v for n in chunk for v in (*record_values(n.record), keyword_body(n.record, n.search_text))]
+            rows = conn.execute(_INSERT_HEAD + ", ".join([_ROW] * len(chunk)) + " RETURNING id, seq", values)
+            seqs.update((str(r[0]), int(r[1])) for r in rows.fetchall())
+        space_id = news[0].record.space_id
+        tags = [(seqs[n.record.id], tag) for n in news for tag in dict.fromkeys(n.record.tags)]
+        terms = [(seqs[n.record.id], term) for n in news for term in dict.fromkeys(n.terms)]
+        for table, column, pairs in (("record_tags", "tag", tags), ("record_terms", "term", terms)):
+            if pairs:
+                conn.execute(
+                    f"INSERT INTO {table} (record_seq, space_id, {column})"
+                    " SELECT s, ?, v FROM unnest(?::bigint[], ?::text[]) AS t(s, v) ON CONFLICT DO NOTHING",
+                    (space_id, [p[0] for p in pairs], [p[1] for p in pairs]),
+                )
+        later = [seqs[n.record.id] for n in news if n.embed_later]
+        if later:
             conn.execute(
-                "INSERT INTO outbox (space_id, record_seq, job, next_at) VALUES (?, ?, 'embed', ?)"
-                " ON CONFLICT DO NOTHING",
-                (record.space_id, seq, format_time(utcnow())),
+                "INSERT INTO outbox (space_id, record_seq, job, next_at)"
+                " SELECT ?, s, 'embed', ? FROM unnest(?::bigint[]) AS t(s) ON CONFLICT DO NOTHING",
+                (space_id, format_time(utcnow()), later),
             )
-            return 0
-        if new.vector is None:
-            return 0
-        conn.execute(
-            "INSERT INTO record_vectors (record_seq, space_id, embedding) VALUES (?, ?, ?::vector)",
-            (seq, record.space_id, vector_literal(new.vector)),
-        )
-        return 1
+        embedded = [n for n in news if not n.embed_later and n.vector is not None]
+        if embedded:
+            conn.execute(
+                "INSERT INTO record_vectors (record_seq, space_id, embedding)"
+                " SELECT s, ?, e::vector FROM unnest(?::bigint[], ?::text[]) AS t(s, e)",
+                (space_id, [seqs[n.record.id] for n in embedded], [vector_literal(n.vector) for n in embedded]),  # type: ignore[arg-type]
+            )
+        return len(embedded)
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, space_id: str, record_id: str) -> Record:
