@@ -31,7 +31,7 @@ from bench.common import command_line, machine, now_iso, peak_rss_mb, timing, wr
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]:
+def run_one(size: int, ingest: int, n_queries: int, pool: int, db_url: str | None = None) -> dict[str, Any]:
     from bench.synthetic import memories, queries
     from forethought import Forethought, RetainItem, Status
     from forethought.domain.times import parse_time, utcnow
@@ -39,8 +39,8 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
     from forethought.store.base import ChangeSet, NewRecord
 
     tmp = Path(tempfile.mkdtemp(prefix="ft-scale-"))
-    db = tmp / "scale.db"
-    out: dict[str, Any] = {"size": size}
+    db: Path | str = db_url or tmp / "scale.db"
+    out: dict[str, Any] = {"size": size, "store": "postgresql" if db_url else "sqlite"}
     with Forethought.open(db, embedder="minilm") as memory:
         embedder = memory.embedder
         assert embedder is not None
@@ -111,7 +111,11 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
         start = time.perf_counter()
         reopened.recall(reopened.scope("generic", "bench"), "warm-up query about the PostgreSQL migration")
         out["reopen_first_recall_ms"] = round((time.perf_counter() - start) * 1000, 1)
-    out["file_mb"] = round(sum(p.stat().st_size for p in tmp.glob("scale.db*") if p.is_file()) / 1e6, 1)
+    if db_url:
+        with Forethought.open(db_url, embedder=None) as sized:
+            out["file_mb"] = sized.store.stats()["size_mb"]  # the whole database, indexes included
+    else:
+        out["file_mb"] = round(sum(p.stat().st_size for p in tmp.glob("scale.db*") if p.is_file()) / 1e6, 1)
     snapshots = tmp / "scale.db.vectors"
     out["snapshot_mb"] = (
         round(sum(p.stat().st_size for p in snapshots.glob("*")) / 1e6, 1) if snapshots.exists() else 0.0
@@ -119,6 +123,19 @@ def run_one(size: int, ingest: int, n_queries: int, pool: int) -> dict[str, Any]
     out["peak_rss_mb"] = peak
     shutil.rmtree(tmp)
     return out
+
+
+def _fresh_database(server: str, name: str) -> str:
+    """A new, empty database `name` (with pgvector) on the server `server` is an admin URL of."""
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = server.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    return url
 
 
 def _plot(results: list[dict[str, Any]], path: Path) -> None:
@@ -149,14 +166,22 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=5000, help="real vectors reused for the synthetic ones")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "scale.json"))
     parser.add_argument("--plot", default=str(ROOT / "docs" / "scale_latency.png"))
+    parser.add_argument(
+        "--server",
+        default=None,
+        help="a PostgreSQL server's admin URL (postgresql://user@host:port/postgres): each size runs on a new"
+        " database there (scale_<size>, replaced if present) instead of a SQLite file",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: run one size in this process
+    parser.add_argument("--db-url", default=None, help=argparse.SUPPRESS)  # internal: that size's database
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one, args.ingest, args.queries, args.pool)))
+        print(json.dumps(run_one(args.one, args.ingest, args.queries, args.pool, args.db_url)))
         return
     results = []
     for size in [int(s) for s in args.sizes.split(",")]:
         print(f"size {size:,} ...", file=sys.stderr, flush=True)
+        target = [] if args.server is None else ["--db-url", _fresh_database(args.server, f"scale_{size}")]
         proc = subprocess.run(
             [
                 sys.executable,
@@ -170,6 +195,7 @@ def main() -> None:
                 str(args.queries),
                 "--pool",
                 str(args.pool),
+                *target,
             ],
             cwd=ROOT,
             capture_output=True,

@@ -19,6 +19,7 @@ ATTRIBUTES = {
     "sessions": "SessionStore",
     "traces": "TraceStore",
     "keys": "KeyStore",
+    "logins": "LoginStore",
     "audit": "AuditLog",
     "app_tables": "AppTables",
 }

@@ -19,7 +19,9 @@ from forethought.memory.writing import Draft, index_payload, new_record
 from forethought.store.base import ChangeSet, NewRecord, RecordFilter
 from forethought.store.postgres import PostgresStore
 from forethought.store.postgres import migrate as pg_migrate
+from forethought.store.postgres import search as pg_search
 from forethought.store.postgres.driver import placeholders, vector_literal
+from forethought.store.postgres.records import ANALYZE_AFTER
 from forethought.store.sqlite import migrate as sqlite_migrate
 from forethought.targets import display_target, local_file_beside
 from tests.pg_server import PostgresServer
@@ -75,7 +77,7 @@ def test_racing_opens_of_a_new_database_migrate_it_once(postgres_server: Postgre
         with psycopg.connect(dsn) as conn:
             rows = conn.execute("SELECT component, version FROM schema_migrations ORDER BY version").fetchall()
             secrets = conn.execute("SELECT COUNT(*) FROM meta WHERE key = 'space_secret'").fetchone()
-        assert rows == [("core", v) for v in range(1, 11)]
+        assert rows == [("core", v) for v in range(1, 13)]
         assert secrets == (1,)
         key = SpaceKey(workspace="w", subject_id="ana")
         assert len({s.spaces.resolve(key).id for s in opened}) == 1  # one secret: one id everywhere
@@ -174,9 +176,71 @@ def test_a_role_that_may_not_create_pgvector_is_told_what_to_ask_for(postgres_se
         with psycopg.connect(postgres_server.dsn("app_db"), autocommit=True) as conn:
             conn.execute("CREATE EXTENSION vector")  # what the superuser does, once
         store = PostgresStore(url)  # the owner creates the rest (unaccent is a trusted extension)
-        assert store.stats()["schema_version"] == 10
+        assert store.stats()["schema_version"] == 12
         store.close()
     finally:
         postgres_server.drop_database("app_db")
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute("DROP ROLE app_owner")
+
+
+def test_a_bulk_load_refreshes_the_planners_statistics(postgres_dsn: str) -> None:
+    store = PostgresStore(postgres_dsn)
+    try:
+        space = store.spaces.resolve(SpaceKey(workspace="w", subject_id="ana")).id
+        now = utcnow()
+        news = []
+        for i in range(ANALYZE_AFTER):
+            record = new_record(
+                space, Draft(kind="note", statement=f"Bulk fact {i}."), status=Status.ACTIVE, occurred_at=now, now=now
+            )
+            payload = index_payload(record)
+            news.append(NewRecord(record, EMBED.embed_one(payload.embed_text), payload.terms, payload.search_text))
+        store.records.apply(ChangeSet(space, inserts=news))
+        with psycopg.connect(postgres_dsn) as conn:
+            analysed = conn.execute(
+                "SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL ORDER BY relname"
+            ).fetchall()
+        assert [r[0] for r in analysed] == ["record_tags", "record_terms", "record_vectors", "records"]
+    finally:
+        store.close()
+
+
+def test_keyword_statistics_follow_inserts_and_erasure(postgres_dsn: str) -> None:
+    store = PostgresStore(postgres_dsn)
+    try:
+        space = store.spaces.resolve(SpaceKey(workspace="w", subject_id="ana")).id
+        other = store.spaces.resolve(SpaceKey(workspace="w", subject_id="ben")).id
+        kept = _insert(store, space, "The ledger stores integer cents.")
+        gone = _insert(store, space, "The ledger of Zanzibar-Quokka shipments.")
+        _insert(store, other, "Another space's ledger.")
+
+        def df() -> dict[str, int]:
+            with psycopg.connect(postgres_dsn) as conn:
+                rows = conn.execute("SELECT lexeme, df FROM record_lexemes WHERE space_id = %s", (space,)).fetchall()
+            return {str(k): int(v) for k, v in rows}
+
+        assert df()["ledger"] == 2 and df()["cent"] == 1 and "quokka" in df()
+        store.records.forget(space, gone, actor="t")
+        assert df()["ledger"] == 1 and "quokka" not in df() and "zanzibar" not in df()  # no trace of its words
+        assert [h.record_id for h in store.search.keyword(space, ["ledger"], RecordFilter(), 5)] == [kept]
+        store.spaces.erase(space, actor="t")
+        assert df() == {}
+    finally:
+        store.close()
+
+
+def test_common_words_never_rank_the_whole_space(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the postings budget, records holding every word come first, then the rarest words' matches."""
+    monkeypatch.setattr(pg_search, "POSTINGS_BUDGET", 10)
+    store = PostgresStore(postgres_dsn)
+    try:
+        space = store.spaces.resolve(SpaceKey(workspace="w", subject_id="ana")).id
+        for i in range(30):
+            _insert(store, space, f"The deploy checklist item {i}.")
+        both = _insert(store, space, "The deploy needs the rollback plan.")
+        rare = _insert(store, space, "A rollback is rehearsed monthly.")
+        hits = [h.record_id for h in store.search.keyword(space, ["deploy", "rollback"], RecordFilter(), 5)]
+        assert hits == [both, rare]  # every word first; then the rare word only; no common-word flood
+    finally:
+        store.close()

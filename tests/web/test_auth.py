@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 
 from forethought import Forethought
+from forethought.domain.times import parse_time
 from forethought.server import ServerSettings, create_app
+from forethought.store.sqlite import SQLiteStore
 from forethought.web import sessions
 from forethought.web.sessions import SESSION_COOKIE, SessionStore
 from tests.web.conftest import Browser, MakeBrowser
@@ -151,17 +153,40 @@ def test_pages_share_the_keys_rate_limit(memory: Forethought) -> None:
         assert api.status_code == 429  # one budget per key, pages and API together
 
 
-def test_a_session_ends_after_its_idle_time_and_its_maximum_age(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [1000.0]
-    monkeypatch.setattr(sessions, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    store = SessionStore()
+def test_a_session_ends_after_its_idle_time_and_its_maximum_age() -> None:
+    now = [parse_time("2026-05-01T00:00:00Z")]
+    store = SessionStore(SQLiteStore(":memory:").logins, clock=lambda: now[0])
     idle, _ = store.create("k1", "acme")
-    now[0] += sessions.IDLE_S + 1
+    now[0] += timedelta(seconds=sessions.IDLE_S + 1)
     assert store.get(idle) is None
     busy, _ = store.create("k1", "acme")
-    ends = now[0] + sessions.MAX_AGE_S
-    while now[0] + sessions.IDLE_S / 2 <= ends:  # used often, so never idle...
-        now[0] += sessions.IDLE_S / 2
+    ends = now[0] + timedelta(seconds=sessions.MAX_AGE_S)
+    while now[0] + timedelta(seconds=sessions.IDLE_S / 2) <= ends:  # used often, so never idle...
+        now[0] += timedelta(seconds=sessions.IDLE_S / 2)
         assert store.get(busy) is not None
-    now[0] = ends + 1  # ...yet too old at last
+    now[0] = ends + timedelta(seconds=1)  # ...yet too old at last
     assert store.get(busy) is None
+
+
+def test_a_browser_session_outlives_a_restart_and_is_seen_by_every_worker(
+    memory: Forethought, request: pytest.FixtureRequest
+) -> None:
+    """Sessions are the store's: a server process started later, or another one running beside the
+    first on the same database, knows the browser; logging out on one ends it on all."""
+    sqlite = memory.store.stats()["kind"] == "sqlite"
+    target = memory.store.stats()["path"] if sqlite else request.getfixturevalue("postgres_dsn")
+    _, key = memory.create_api_key("acme", name="web", role="member")
+    first = TestClient(create_app(memory, ServerSettings(rate_per_second=0)), follow_redirects=True)
+    browser = Browser(first, key, "acme")
+    browser.login()
+    cookie = first.cookies.get(sessions.SESSION_COOKIE)
+    assert cookie
+    with Forethought.open(target, embedder="hashing") as other_process:
+        second = TestClient(create_app(other_process, ServerSettings(rate_per_second=0)), follow_redirects=True)
+        same_browser = {"Cookie": f"{sessions.SESSION_COOKIE}={cookie}"}
+        page = second.get("/web", headers=same_browser)
+        assert page.status_code == 200 and page.url.path == "/web" and "Log out" in page.text
+        second.post("/web/logout", data={"csrf": browser.csrf}, headers=same_browser)
+        second.close()
+    assert first.get("/web").url.path == "/web/login"  # the first worker sees the logout too
+    first.close()

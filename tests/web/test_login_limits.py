@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from forethought import Forethought
 from forethought.server import ServerSettings, create_app
+from forethought.store.sqlite import SQLiteStore
 from forethought.web.sessions import MAX_PER_KEY, SESSION_COOKIE, SessionsFull, SessionStore
 from tests.web.conftest import Browser
 
@@ -100,7 +101,7 @@ def test_revoked_and_unknown_keys_share_the_failure_budget(app: FastAPI, memory:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(logins=st.lists(st.sampled_from(["k1", "k2", "k3"]), min_size=1, max_size=80))
 def test_no_sequence_of_logins_evicts_a_session_of_another_key(logins: list[str]) -> None:
-    store = SessionStore(max_sessions=50, max_per_workspace=30, max_per_key=7)
+    store = SessionStore(SQLiteStore(":memory:").logins, max_sessions=50, max_per_workspace=30, max_per_key=7)
     victim, _ = store.create("victim", "acme")
     held: dict[str, list[str]] = {}
     for key_id in logins:
@@ -118,7 +119,7 @@ def test_no_sequence_of_logins_evicts_a_session_of_another_key(logins: list[str]
 
 
 def test_a_full_workspace_refuses_a_new_key_rather_than_evicting_another() -> None:
-    store = SessionStore(max_per_workspace=3, max_per_key=3)
+    store = SessionStore(SQLiteStore(":memory:").logins, max_per_workspace=3, max_per_key=3)
     tokens = [store.create("a", "acme")[0] for _ in range(3)]
     with pytest.raises(SessionsFull, match="workspace"):
         store.create("b", "acme")

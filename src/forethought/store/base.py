@@ -11,6 +11,7 @@ one connection and one transaction; the backend's root `Store` owns them as attr
     store.sessions    SessionStore  add, append_turns, get, list
     store.traces      TraceStore    add, get, list
     store.keys        KeyStore      add, by_hash, list, revoke
+    store.logins      LoginStore    create, get, drop, count, add_notice, take_notices
     store.audit       AuditLog      events
     store.app_tables  AppTables     migrate, version, execute, execute_many, query
 
@@ -35,6 +36,7 @@ from forethought.store.contracts import (
     AppTables,
     AuditLog,
     KeyStore,
+    LoginStore,
     OutboxStore,
     RecordStore,
     SearchIndex,
@@ -63,6 +65,7 @@ __all__ = [
     "Counters",
     "Job",
     "KeyStore",
+    "LoginStore",
     "NewRecord",
     "OutboxStore",
     "RecordFilter",
@@ -89,6 +92,7 @@ class Store(ABC):
     sessions: SessionStore
     traces: TraceStore
     keys: KeyStore
+    logins: LoginStore
     audit: AuditLog
     app_tables: AppTables
 

@@ -56,13 +56,13 @@ class WebState:
     imports: ImportJobs
 
 
-def get_state(request: Request) -> WebState:
+def get_state(request: Request, services: ServicesDep) -> WebState:
     # Kept on the application (not the module) so that several apps in one process, as in the
-    # tests, never share sessions.
+    # tests, never share imports; sessions are the store's, shared by every process on it.
     with _state_lock:
         state: WebState | None = getattr(request.app.state, "web", None)
         if state is None:
-            state = WebState(SessionStore(), ImportJobs())
+            state = WebState(SessionStore(services.memory.store.logins), ImportJobs())
             request.app.state.web = state
     return state
 

@@ -4,7 +4,8 @@ Logging in with an API key creates a `WebSession` (the key's id and workspace, a
 notices waiting to be shown) under a fresh 256-bit token; the browser holds only the token, in an
 HTTP-only, SameSite=Strict cookie. The key itself is never stored here nor put in a URL. Every
 request checks that the key is still active (see `deps.get_viewer`), so revoking a key logs its
-browsers out. Sessions live in the server process: a restart logs everyone out.
+browsers out. Sessions live in the database (`store.logins`, the token only as its SHA-256), so a
+restart logs nobody out and several server processes share them.
 
 Sessions are bounded per key, per workspace and in all, so no key can push another key's
 browsers out: a key past its own cap loses its own oldest session; a login that would take a
@@ -18,12 +19,16 @@ session yet, uses a double-submit token in a cookie of its own.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
-import threading
-import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
+
+from forethought.domain.times import utcnow
+from forethought.store.contracts.logins import Login, LoginLimits, LoginsFull, LoginStore
 
 __all__ = [
     "LOGIN_COOKIE",
@@ -39,10 +44,9 @@ SESSION_COOKIE = "forethought_session"
 LOGIN_COOKIE = "forethought_login"
 IDLE_S = 8 * 3600  # a session unused this long has ended
 MAX_AGE_S = 7 * 24 * 3600  # and none outlives this
-MAX_SESSIONS = 20_000  # in all: a bound on memory (a session is a few hundred bytes)
+MAX_SESSIONS = 20_000  # in all (a session is a row of a few hundred bytes)
 MAX_PER_WORKSPACE = 500
 MAX_PER_KEY = 20  # browsers one key may keep logged in at once
-_EXPIRY_EVERY_S = 60.0  # ended sessions are swept at most this often (and whenever a cap is hit)
 
 
 class SessionsFull(Exception):
@@ -62,17 +66,12 @@ class Notice:
     level: Literal["ok", "error"] = "ok"
 
 
-@dataclass
+@dataclass(frozen=True)
 class WebSession:
+    token_hash: str
     key_id: str
     workspace: str
     csrf: str
-    created: float
-    seen: float
-    notices: list[Notice] = field(default_factory=list)
-
-    def ended(self, now: float) -> bool:
-        return now - self.seen > IDLE_S or now - self.created > MAX_AGE_S
 
 
 def same_token(presented: str | None, expected: str) -> bool:
@@ -83,109 +82,61 @@ def same_token(presented: str | None, expected: str) -> bool:
 
 
 class SessionStore:
-    """Sessions by token, thread-safe (pages run in FastAPI's thread pool)."""
+    """Browser sessions by token, kept in the store (`store.logins`): the token itself stays in the
+    cookie and only its hash is stored, so neither a restart nor another server process logs a
+    browser out. `clock` is for the tests."""
 
     def __init__(
         self,
+        logins: LoginStore,
         *,
         max_sessions: int = MAX_SESSIONS,
         max_per_workspace: int = MAX_PER_WORKSPACE,
         max_per_key: int = MAX_PER_KEY,
+        clock: Callable[[], datetime] = utcnow,
     ) -> None:
-        self.max_sessions = max_sessions
-        self.max_per_workspace = max_per_workspace
-        self.max_per_key = max_per_key
-        self._sessions: dict[str, WebSession] = {}
-        self._by_key: dict[str, dict[str, None]] = {}  # key id -> its tokens, oldest first
-        self._per_workspace: dict[str, int] = {}
-        self._lock = threading.Lock()
-        self._swept = float("-inf")
+        self._logins = logins
+        self._clock = clock
+        self.limits = LoginLimits(IDLE_S, MAX_AGE_S, max_per_key, max_per_workspace, max_sessions)
 
     def create(self, key_id: str, workspace: str) -> tuple[str, WebSession]:
         """A new session for the key. Raises SessionsFull when there is no room (see the module)."""
-        now = time.monotonic()
+        now = self._clock()
         token = secrets.token_urlsafe(32)
-        session = WebSession(key_id, workspace, secrets.token_urlsafe(32), created=now, seen=now)
-        with self._lock:
-            if now - self._swept > _EXPIRY_EVERY_S:
-                self._expire(now)
-            if self._full(key_id, workspace):
-                self._expire(now)
-            while self._full(key_id, workspace):
-                own = self._by_key.get(key_id)
-                if not own:
-                    raise SessionsFull(
-                        "this workspace has as many browser sessions as it may; log out elsewhere or try later"
-                        if self._per_workspace.get(workspace, 0) >= self.max_per_workspace
-                        else "the server has as many browser sessions as it may; try later"
-                    )
-                self._remove(next(iter(own)))  # the key's own oldest session
-            self._sessions[token] = session
-            self._by_key.setdefault(key_id, {})[token] = None
-            self._per_workspace[workspace] = self._per_workspace.get(workspace, 0) + 1
-        return token, session
+        login = Login(_hash(token), key_id, workspace, secrets.token_urlsafe(32), now, now)
+        try:
+            self._logins.create(login, self.limits)
+        except LoginsFull as full:
+            raise SessionsFull(
+                "this workspace has as many browser sessions as it may; log out elsewhere or try later"
+                if full.workspace
+                else "the server has as many browser sessions as it may; try later"
+            ) from None
+        return token, WebSession(login.token_hash, key_id, workspace, login.csrf)
 
     def count(self, *, key_id: str | None = None, workspace: str | None = None) -> int:
         """Sessions held (by one key, or in one workspace, or in all)."""
-        with self._lock:
-            if key_id is not None:
-                return len(self._by_key.get(key_id, {}))
-            if workspace is not None:
-                return self._per_workspace.get(workspace, 0)
-            return len(self._sessions)
+        return self._logins.count(self._clock(), self.limits, key_id=key_id, workspace=workspace)
 
     def get(self, token: str | None) -> WebSession | None:
-        if not token:
+        if not token or len(token) > 128:
             return None
-        now = time.monotonic()
-        with self._lock:
-            session = self._sessions.get(token)
-            if session is None:
-                return None
-            if session.ended(now):
-                self._remove(token)
-                return None
-            session.seen = now
-            return session
+        login = self._logins.get(_hash(token), self._clock(), self.limits)
+        return None if login is None else WebSession(login.token_hash, login.key_id, login.workspace, login.csrf)
 
     def drop(self, token: str | None) -> None:
-        if token:
-            with self._lock:
-                self._remove(token)
+        if token and len(token) <= 128:
+            self._logins.drop(_hash(token))
 
     def notify(self, session: WebSession, text: str, level: Literal["ok", "error"] = "ok") -> None:
-        with self._lock:
-            session.notices.append(Notice(text, level))
+        self._logins.add_notice(session.token_hash, text, level)
 
     def take_notices(self, session: WebSession) -> list[Notice]:
-        with self._lock:
-            notices, session.notices = session.notices, []
-        return notices
+        return [
+            Notice(text, "error" if level == "error" else "ok")
+            for text, level in self._logins.take_notices(session.token_hash)
+        ]
 
-    def _full(self, key_id: str, workspace: str) -> bool:
-        return (
-            len(self._by_key.get(key_id, {})) >= self.max_per_key
-            or self._per_workspace.get(workspace, 0) >= self.max_per_workspace
-            or len(self._sessions) >= self.max_sessions
-        )
 
-    def _remove(self, token: str) -> None:
-        session = self._sessions.pop(token, None)
-        if session is None:
-            return
-        own = self._by_key.get(session.key_id)
-        if own is not None:
-            own.pop(token, None)
-            if not own:
-                del self._by_key[session.key_id]
-        left = self._per_workspace.get(session.workspace, 1) - 1
-        if left > 0:
-            self._per_workspace[session.workspace] = left
-        else:
-            self._per_workspace.pop(session.workspace, None)
-
-    def _expire(self, now: float) -> None:
-        self._swept = now
-        stale = [token for token, session in self._sessions.items() if session.ended(now)]
-        for token in stale:
-            self._remove(token)
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -3,6 +3,7 @@
 from forethought.store.contracts.app_tables import AppTables
 from forethought.store.contracts.audit import AuditLog
 from forethought.store.contracts.keys import KeyStore
+from forethought.store.contracts.logins import LoginStore
 from forethought.store.contracts.outbox import OutboxStore
 from forethought.store.contracts.records import RecordStore
 from forethought.store.contracts.search import SearchIndex
@@ -14,6 +15,7 @@ __all__ = [
     "AppTables",
     "AuditLog",
     "KeyStore",
+    "LoginStore",
     "OutboxStore",
     "RecordStore",
     "SearchIndex",

@@ -69,9 +69,19 @@ def forget_in_traces(conn: Any, space_id: str, ids: list[str]) -> None:
 
 
 def delete_records(conn: Any, seqs: list[int]) -> int:
-    """Delete records by seq (their tags, terms, vectors and jobs by cascade); returns vectors removed."""
+    """Delete records of one space by seq (their tags, terms, vectors and jobs by cascade, their words
+    from the space's keyword statistics); returns vectors removed."""
     if not seqs:
         return 0
     row = conn.execute("SELECT COUNT(*) FROM record_vectors WHERE record_seq = ANY(?)", (seqs,)).fetchone()
+    space = conn.execute("SELECT space_id FROM records WHERE seq = ?", (seqs[0],)).fetchone()
+    if space is not None:  # their words leave the space's keyword statistics; a word no record holds goes
+        conn.execute(
+            "UPDATE record_lexemes s SET df = s.df - gone.n FROM (SELECT lexeme, COUNT(*) AS n FROM"
+            " (SELECT unnest(tsvector_to_array(body)) AS lexeme FROM records WHERE seq = ANY(?)) held"
+            " GROUP BY lexeme) gone WHERE s.space_id = ? AND s.lexeme = gone.lexeme",
+            (seqs, space[0]),
+        )
+        conn.execute("DELETE FROM record_lexemes WHERE space_id = ? AND df <= 0", (space[0],))
     conn.execute("DELETE FROM records WHERE seq = ANY(?)", (seqs,))
     return int(row[0])

@@ -28,6 +28,7 @@ from forethought.store.postgres.sessions import PostgresSessions
 from forethought.store.postgres.spaces import PostgresSpaces
 from forethought.store.sql.audit import SqlAuditLog
 from forethought.store.sql.keys import SqlKeys
+from forethought.store.sql.logins import SqlLogins
 from forethought.store.sql.traces import SqlTraces
 from forethought.targets import is_postgres_url
 
@@ -65,6 +66,7 @@ class PostgresStore(Store):
         self.sessions = PostgresSessions(self._db)
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
+        self.logins = SqlLogins(self._db, _advisory_lock)
         self.audit = SqlAuditLog(self._db)
         self.app_tables = PostgresAppTables(self._db)
 
@@ -133,6 +135,11 @@ class PostgresStore(Store):
         """A pooled connection, for tests and maintenance tools only."""
         with self._db.pool.connection() as conn:
             yield conn
+
+
+def _advisory_lock(conn: Any, name: str) -> None:
+    """Serialise the transactions that name `name` (until each commits)."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (name,))
 
 
 def _require_extensions(conn: Any) -> None:

@@ -18,6 +18,7 @@ from forethought.errors import BackendError, Conflict
 from forethought.store.base import Capabilities, Store
 from forethought.store.sql.audit import SqlAuditLog
 from forethought.store.sql.keys import SqlKeys
+from forethought.store.sql.logins import SqlLogins
 from forethought.store.sql.traces import SqlTraces
 from forethought.store.sqlite.app_tables import SQLiteAppTables
 from forethought.store.sqlite.connection import PURGE_MARK, Database
@@ -66,6 +67,7 @@ class SQLiteStore(Store):
         self.sessions = SQLiteSessions(self._db, secure_fts_delete=secure)
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
+        self.logins = SqlLogins(self._db, _serialised_already)
         self.audit = SqlAuditLog(self._db)
         self.app_tables = SQLiteAppTables(self._db)
 
@@ -142,3 +144,7 @@ class SQLiteStore(Store):
     def raw(self) -> Iterator[Any]:
         """The calling thread's connection, for tests and maintenance tools only."""
         yield self._db.conn()
+
+
+def _serialised_already(_conn: Any, _name: str) -> None:
+    """SQLite runs one write transaction at a time (BEGIN IMMEDIATE): nothing more to lock."""

@@ -1,0 +1,2 @@
+-- PostgreSQL's step 12 (per-space keyword statistics); SQLite's FTS5 index keeps its own, so
+-- nothing changes here: the step is recorded so both backends share one version sequence.
