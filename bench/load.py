@@ -50,7 +50,7 @@ class Samples:
     statuses: dict[str, int] = field(default_factory=dict)
 
 
-def seed(db: Path, n: int) -> str:
+def seed(db: Path | str, n: int) -> str:
     """`n` synthetic memories through the real embedder; returns a full API key."""
     from forethought import Forethought, RetainItem
 
@@ -234,6 +234,8 @@ def main() -> None:
     parser.add_argument(
         "--server-env", action="append", default=[], metavar="NAME=VALUE", help="extra server environment (repeatable)"
     )
+    parser.add_argument("--db", default=None, help="an empty database to run on (a postgresql:// URL)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (`serve --workers N`)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "load.json"))
     a = parser.parse_args()
     mix = {name: float(weight) for name, weight in (part.split(":") for part in a.mix.split(","))}
@@ -245,11 +247,13 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="ft-load-"))
     db = tmp / "load.db"
     start = time.perf_counter()
-    key = seed(db, a.records)
+    key = seed(a.db or db, a.records)
     seeded_s = round(time.perf_counter() - start, 1)
     print(f"seeded {a.records} memories in {seeded_s} s", flush=True)
     server_env = dict(item.split("=", 1) for item in a.server_env)
-    server = start_server(db, **server_env)
+    if a.db:
+        server_env["FORETHOUGHT_DB"] = a.db  # `db` then only names where the server's log goes
+    server = start_server(db, args=("--workers", str(a.workers)), **server_env)
     try:
         ready_s = round(server.ready_s, 2)
         print(f"server ready in {ready_s} s (MiniLM loaded); {a.duration:g} s per level", flush=True)
@@ -278,7 +282,9 @@ def main() -> None:
             "duration_s_per_level": a.duration,
             "mix": mix,
             "server_ready_s": ready_s,
-            "server_env": server_env,
+            "server_env": {k: v for k, v in server_env.items() if k != "FORETHOUGHT_DB"},
+            "store": "postgresql" if a.db else "sqlite",
+            "workers": a.workers,
             "clients_on_same_machine": True,
         },
         "levels": levels,

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import socket
 import stat
 from pathlib import Path
 
 import httpx
+import psycopg
 
+from forethought import Forethought
 from tests.cli.conftest import Cli
 from tests.reliability.server import ServerProcess
 
@@ -103,3 +106,30 @@ def test_serve_refuses_a_host_it_is_not_bound_to(tmp_path: Path) -> None:
             assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_host"
             assert httpx.get(f"{server.url}{path}", headers={"Host": "memory.internal:8765"}).status_code == 200
             assert httpx.get(f"{server.url}{path}", headers={"Host": "localhost"}).status_code == 200
+
+
+def test_several_workers_on_postgresql_share_browser_sessions_and_keys(tmp_path: Path, postgres_dsn: str) -> None:
+    """`serve --workers 2`: two server processes on one port over one database; a browser logged in
+    through one is known to whichever answers next (20 requests, each on a new connection)."""
+    with Forethought.open(postgres_dsn, embedder="hashing") as memory:
+        _, key = memory.create_api_key("acme", name="web")
+    server = ServerProcess(tmp_path / "log-anchor.db", args=("--workers", "2"))
+    server.env["FORETHOUGHT_DB"] = postgres_dsn
+    with server:
+        fresh = httpx.Limits(max_keepalive_connections=0)  # a new connection, so any worker, each time
+        with httpx.Client(base_url=server.url, limits=fresh, follow_redirects=True, timeout=30) as browser:
+            form = browser.get("/web/login")
+            token = re.search(r'name="login_token" value="([^"]+)"', form.text)
+            assert token is not None
+            browser.post("/web/login", data={"key": key, "login_token": token.group(1), "next": "/web"})
+            pages = [browser.get("/web") for _ in range(20)]
+            assert all(p.status_code == 200 and p.url.path == "/web" for p in pages)
+            api = httpx.get(f"{server.url}/v1/workspace", headers={"Authorization": f"Bearer {key}"})
+            assert api.status_code == 200
+        with psycopg.connect(postgres_dsn) as conn:
+            processes = conn.execute(
+                "SELECT COUNT(DISTINCT pid) FROM pg_stat_activity WHERE application_name = 'forethought'"
+            ).fetchone()
+        assert processes is not None and processes[0] >= 3  # the supervisor and each worker hold their own
+        printed = server.output()
+    assert "2 worker processes" in printed and "hunter" not in printed

@@ -7,8 +7,10 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from fastapi.testclient import TestClient
 
 from forethought import Forethought, InvalidInput, Role, Scope, SpaceKey
+from forethought.server import ServerSettings, create_app
 from forethought.web.jobs import plan_import
 from tests.conftest import scope_of
 from tests.web.conftest import Browser
@@ -174,3 +176,22 @@ def test_a_bad_name_or_date_shows_the_form_again_and_stores_nothing(
     refused = alice.post(f"{WHARF}/jobs", data={"text": NAMED, **fields})
     assert refused.status_code == 422 and message.replace("&#39;", "'") in refused.json()["error"]
     assert memory.list_sessions(_wharf(memory)) == []
+
+
+@pytest.mark.parametrize(("workers", "live"), [(1, True), (3, False)])
+def test_live_import_progress_only_when_one_process_runs_the_server(
+    memory: Forethought, workers: int, live: bool
+) -> None:
+    """With several workers the progress stream could reach another process than the import's, so
+    the page imports in its request (the form works without the script)."""
+    _, key = memory.create_api_key("acme", name="web")
+    app = create_app(memory, ServerSettings(rate_per_second=0, workers=workers))
+    with TestClient(app, follow_redirects=True) as client:
+        browser = Browser(client, key, "acme")
+        browser.login()
+        page = browser.get(IMPORT)
+        assert page.status_code == 200 and 'id="import-form"' in page.text
+        assert ("data-jobs=" in page.text) is live
+        done = browser.post(IMPORT, data={"text": "User: We always deploy on Tuesdays.", "format": "auto"})
+        assert done.status_code == 200 and "Import another" in done.text
+    assert len(memory.list_sessions(memory.scope("generic", "notes", workspace="acme"))) == 1

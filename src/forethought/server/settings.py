@@ -16,6 +16,7 @@ Built only at the entry point (`forethought serve` passes the process environmen
 | cors_origins | FORETHOUGHT_SERVER_CORS_ORIGINS (comma separated) | none: no CORS |
 | metrics_token | FORETHOUGHT_SERVER_METRICS_TOKEN | none: /metrics is open |
 | worker_threads | FORETHOUGHT_SERVER_THREADS | twice the usable CPUs |
+| workers | FORETHOUGHT_SERVER_WORKERS (`serve --workers` sets it) | 1 |
 | allowed_hosts | FORETHOUGHT_SERVER_ALLOWED_HOSTS (comma separated) | none: any Host (`serve` derives it) |
 """
 
@@ -42,6 +43,7 @@ _ENV = {
     "cors_origins": "FORETHOUGHT_SERVER_CORS_ORIGINS",
     "metrics_token": "FORETHOUGHT_SERVER_METRICS_TOKEN",
     "worker_threads": "FORETHOUGHT_SERVER_THREADS",
+    "workers": "FORETHOUGHT_SERVER_WORKERS",
     "allowed_hosts": "FORETHOUGHT_SERVER_ALLOWED_HOSTS",
 }
 
@@ -77,6 +79,9 @@ class ServerSettings(BaseModel):
     # cores only add contention: on 2 CPUs under 16 clients, 4 threads served 63 requests/s,
     # 8 served 49 and anyio's default of 40 served 40 (bench/load.py, docs/benchmarks.md).
     worker_threads: int = Field(default_factory=lambda: 2 * _usable_cpus(), ge=1, le=1024)
+    # Server processes answering on the same port: with several, a browser import runs in its
+    # request (its live progress would have to reach the process running it).
+    workers: int = Field(default=1, ge=1, le=64)
     # Host names a request's `Host` header may name (any other is refused with 400: DNS
     # rebinding); empty accepts any. `forethought serve` fills it from the address it binds.
     allowed_hosts: tuple[str, ...] = ()

@@ -59,5 +59,5 @@ function followImport(form) {
 
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("import-form");
-  if (form && window.EventSource && window.fetch) followImport(form);
+  if (form && form.dataset.jobs && window.EventSource && window.fetch) followImport(form);
 });
