@@ -20,9 +20,11 @@ def marks(n: int) -> str:
 
 
 def require_space(conn: Any, space_id: str) -> None:
-    """NotFound unless the space exists; the row stays share-locked until the transaction ends, so
-    an erasure running meanwhile waits for this write instead of being resurrected by it."""
-    if conn.execute("SELECT 1 FROM spaces WHERE id = ? FOR SHARE", (space_id,)).fetchone() is None:
+    """NotFound unless the space exists; the row stays key-share-locked until the transaction ends,
+    so an erasure (which deletes the row) waits for this write instead of being resurrected by it.
+    A key share lock does not stop other writers updating the space's counters: a share lock did,
+    and two writers each holding one and then updating the row deadlocked (seen under load)."""
+    if conn.execute("SELECT 1 FROM spaces WHERE id = ? FOR KEY SHARE", (space_id,)).fetchone() is None:
         raise NotFound("no such space (it may have been erased)")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +24,7 @@ __all__ = ["ANALYZE_AFTER", "PostgresRecords"]
 
 _INSERT_HEAD = f"INSERT INTO records ({RECORD_COLUMNS}, body) VALUES "
 _ROW = f"({marks(len(RECORD_COLUMNS.split(',')))}, to_tsvector('{TEXT_SEARCH}', ?))"
-ANALYZE_AFTER = 1_000  # inserts in one change set that count as a bulk load
+ANALYZE_AFTER = 1_000  # inserts through one store that count as a bulk load
 _ROWS_PER_INSERT = 500  # 25 parameters a row: well inside PostgreSQL's 65,535 a statement
 _COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
 
@@ -32,6 +33,9 @@ class PostgresRecords(RecordStore):
     def __init__(self, db: Database, *, dim: int) -> None:
         self._db = db
         self._dim = dim
+        self._analyze_lock = threading.Lock()
+        self._inserted_since_analyze = 0
+        self._rows_at_analyze = 0
 
     # -- writing ---------------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> None:
@@ -82,10 +86,24 @@ class PostgresRecords(RecordStore):
                 )
 
         self._db.write(write)
-        if len(changes.inserts) >= ANALYZE_AFTER:
-            # A bulk load leaves the planner's statistics stale until autovacuum's next pass (up to a
-            # minute), and recall on such plans was measured several times slower: refresh them now.
-            self._db.write(lambda c: c.execute("ANALYZE records, record_vectors, record_terms, record_tags"))
+        self._maybe_analyze(len(changes.inserts))
+
+    def _maybe_analyze(self, inserted: int) -> None:
+        """A bulk load leaves the planner's statistics stale until autovacuum's next pass (a minute
+        or more), and recall on such plans was measured several times slower: after `ANALYZE_AFTER`
+        inserts through this store, and a fifth of what the tables held at the last refresh,
+        refresh them now (it samples, so it stays cheap as the tables grow)."""
+        with self._analyze_lock:
+            self._inserted_since_analyze += inserted
+            if self._inserted_since_analyze < max(ANALYZE_AFTER, self._rows_at_analyze // 5):
+                return
+            self._inserted_since_analyze = 0
+
+        def analyze(conn: Any) -> int:
+            conn.execute("ANALYZE records, record_vectors, record_terms, record_tags, record_lexemes")
+            return int(conn.execute("SELECT reltuples FROM pg_class WHERE relname = 'records'").fetchone()[0])
+
+        self._rows_at_analyze = self._db.write(analyze)
 
     def _insert(self, conn: Any, news: Sequence[NewRecord]) -> int:
         """Insert records with their tags, terms, keyword entries and vectors (or outbox jobs), a

@@ -47,7 +47,7 @@ class PostgresSessions(SessionStore):
 
     def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
         def write(conn: Any) -> None:
-            row = conn.execute("SELECT space_id FROM sessions WHERE id = ? FOR SHARE", (session_id,)).fetchone()
+            row = conn.execute("SELECT space_id FROM sessions WHERE id = ? FOR KEY SHARE", (session_id,)).fetchone()
             if row is None or not self._db.own(space_id, row[0]):
                 raise NotFound(f"no session {session_id!r} in this space")
             conn.executemany(_INSERT_TURN, [_turn_values(row[0], session_id, t) for t in turns])
