@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+from forethought.errors import InvalidInput
 
 __all__ = ["backend_for", "display_target", "is_postgres_url", "local_file_beside"]
 
@@ -16,8 +19,14 @@ def is_postgres_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(_SCHEMES)
 
 
+_CONNINFO = re.compile(r"(?:^|\s)(?:dbname|host|hostaddr|user|port|password)=")
+
+
 def backend_for(target: str | Path) -> str:
-    """The registered store backend that opens `target`."""
+    """The registered store backend that opens `target`. A libpq `key=value` connection string is
+    refused rather than taken for a file name (it once made SQLite files named after it)."""
+    if isinstance(target, str) and _CONNINFO.search(target):
+        raise InvalidInput("name a PostgreSQL database as a postgresql://user@host:port/dbname URL")
     return "postgresql" if is_postgres_url(target) else "sqlite"
 
 

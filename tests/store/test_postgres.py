@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import psycopg
 import pytest
 
-from forethought import BackendError, InvalidInput, Status
+from forethought import BackendError, Forethought, InvalidInput, Status
 from forethought.domain import SpaceKey
 from forethought.domain.times import utcnow
 from forethought.embed.hashing import HashingEmbedder
@@ -23,7 +24,7 @@ from forethought.store.postgres import search as pg_search
 from forethought.store.postgres.driver import placeholders, vector_literal
 from forethought.store.postgres.records import ANALYZE_AFTER
 from forethought.store.sqlite import migrate as sqlite_migrate
-from forethought.targets import display_target, local_file_beside
+from forethought.targets import backend_for, display_target, local_file_beside
 from tests.pg_server import PostgresServer
 
 EMBED = HashingEmbedder()
@@ -149,6 +150,13 @@ def test_the_password_of_a_url_is_never_shown() -> None:
     with pytest.raises(BackendError) as caught:
         PostgresStore("postgresql://app:s3cret-Pw@127.0.0.1:1/memory")
     assert "could not connect" in str(caught.value) and "s3cret" not in str(caught.value)
+
+
+def test_a_libpq_connection_string_is_refused_not_taken_for_a_file_name(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="postgresql://"):
+        Forethought.open("user=app dbname=memory host=127.0.0.1", embedder=None)
+    assert backend_for(str(tmp_path / "memory.db")) == "sqlite"
+    assert backend_for("postgresql://app@127.0.0.1/memory") == "postgresql"
 
 
 def test_placeholders_become_psycopgs_outside_literals_only() -> None:
