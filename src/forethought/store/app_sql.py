@@ -18,10 +18,12 @@ table a statement reads or writes.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from forethought.errors import InvalidInput
+from forethought.store.types import AppMigration
 
-__all__ = ["check_app_name", "check_statement", "component", "split_statements", "table_prefix"]
+__all__ = ["check_app_name", "check_statement", "checked_steps", "component", "split_statements", "table_prefix"]
 
 _APP_NAME = re.compile(r"[a-z][a-z0-9]{0,31}")
 _LITERAL = re.compile(r"'(?:[^']|'')*'|--[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -57,6 +59,19 @@ def split_statements(sql: str) -> list[str]:
     """The statements of a migration (no `;` inside a string literal)."""
     lines = [line for line in sql.splitlines() if not line.lstrip().startswith("--")]
     return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+
+
+def checked_steps(app: str, migrations: Sequence[AppMigration]) -> list[AppMigration]:
+    """`migrations` in version order, once they are numbered 1..n without gaps and every statement
+    passes `check_statement`; InvalidInput before anything runs otherwise."""
+    steps = sorted(migrations, key=lambda m: m.version)
+    versions = [m.version for m in steps]
+    if versions != list(range(1, len(steps) + 1)):
+        raise InvalidInput(f"the migrations of app {app!r} are not numbered 1..n without gaps: {versions}")
+    for step in steps:
+        for statement in split_statements(step.sql):
+            check_statement(app, statement)
+    return steps
 
 
 def check_statement(app: str, sql: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from psycopg import errors as pg_errors
 
 from forethought.errors import InvalidInput
-from forethought.store.app_sql import check_statement, component, split_statements, table_prefix
+from forethought.store.app_sql import check_statement, checked_steps, component, table_prefix
 from forethought.store.contracts import AppTables
 from forethought.store.migrations import Migration
 from forethought.store.postgres.connection import Database
@@ -46,13 +46,7 @@ class PostgresAppTables(AppTables):
 
     def migrate(self, app: str, migrations: Sequence[AppMigration]) -> int:
         name = component(app)
-        steps = sorted(migrations, key=lambda m: m.version)
-        versions = [m.version for m in steps]
-        if versions != list(range(1, len(steps) + 1)):
-            raise InvalidInput(f"the migrations of app {app!r} are not numbered 1..n without gaps: {versions}")
-        for step in steps:  # refuse a bad step before anything runs
-            for statement in split_statements(step.sql):
-                check_statement(app, statement)
+        steps = checked_steps(app, migrations)  # a bad step is refused before anything runs
 
         def attempt(conn: Any) -> int:
             return apply_component(

@@ -9,9 +9,7 @@ from importlib import resources
 from typing import Any
 
 from forethought.domain.times import format_time, utcnow
-from forethought.errors import BackendError
-from forethought.store.app_sql import split_statements
-from forethought.store.migrations import CORE, Migration, read_migrations
+from forethought.store.migrations import CORE, Migration, apply_steps, read_migrations
 
 __all__ = ["CORE", "applied_version", "apply_component", "apply_migrations", "available_migrations"]
 
@@ -51,23 +49,14 @@ def apply_component(
         "CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL DEFAULT 'core',"
         " version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))"
     )
-    done = _applied(conn, component)
-    newest_known = migrations[-1].version if migrations else 0
-    if done and max(done) > newest_known:
-        what = "schema version" if component == CORE else f"{component} schema version"
-        raise BackendError(
-            f"this database has {what} {max(done)}, newer than {owner} understands ({newest_known}); {upgrade}"
-        )
-    for migration in migrations:
-        if migration.version in done:
-            continue
-        for statement in split_statements(migration.sql):
-            execute(statement)
+
+    def record(migration: Migration) -> None:
         conn.execute(
             "INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)",
             (component, migration.version, migration.name, format_time(utcnow())),
         )
-    return newest_known
+
+    return apply_steps(component, migrations, _applied(conn, component), execute, record, upgrade=upgrade, owner=owner)
 
 
 def applied_version(conn: Any, component: str) -> int:

@@ -14,10 +14,12 @@ from forethought.errors import Conflict, InvalidInput, NotFound
 from forethought.store.contracts import RecordStore
 from forethought.store.postgres.connection import Database
 from forethought.store.postgres.driver import vector_literal
-from forethought.store.postgres.erasure import cut_links, delete_records, forget_in_traces, marks, require_space
+from forethought.store.postgres.erasure import delete_records, require_space
 from forethought.store.postgres.search import TEXT_SEARCH, filter_sql
 from forethought.store.rows import RECORD_COLUMNS, dump_json, keyword_body, record_from_row, record_values
 from forethought.store.sql.audit import insert_events
+from forethought.store.sql.erasure import cut_links, forget_in_traces
+from forethought.store.sql.filters import marks
 from forethought.store.types import ChangeSet, NewRecord, RecordFilter
 
 __all__ = ["ANALYZE_AFTER", "PostgresRecords"]
@@ -243,7 +245,7 @@ class PostgresRecords(RecordStore):
                 raise NotFound("no such record in this space")
             ids = [r[1] for r in rows]
             cut_links(conn, space_id, ids)
-            forget_in_traces(conn, space_id, ids)
+            forget_in_traces(conn, space_id, ids, contains="strpos(data, ?) > 0")
             removed_vectors = delete_records(conn, [r[0] for r in rows])
             conn.execute("DELETE FROM audit_events WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id))
             event = AuditEvent(

@@ -13,10 +13,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from forethought.domain.times import format_time
 from forethought.store.contracts import SearchIndex
 from forethought.store.postgres.connection import Database
 from forethought.store.postgres.driver import vector_literal
+from forethought.store.sql import filters
 from forethought.store.types import RecordFilter, ScoredId, Vector
 
 __all__ = ["TERM_FREQUENCY_CAP", "TEXT_SEARCH", "PostgresSearch", "any_word_query", "filter_sql"]
@@ -36,29 +36,8 @@ _EF_SEARCH_MAX = 1_000
 
 
 def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:
-    """A WHERE fragment (over records aliased `alias`) and its parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.statuses:
-        clauses.append(f"{alias}.status = ANY(?)")
-        params.append([s.value for s in flt.statuses])
-    if flt.kinds:
-        clauses.append(f"{alias}.kind = ANY(?)")
-        params.append(list(flt.kinds))
-    for tag in flt.tags:
-        clauses.append(f"EXISTS (SELECT 1 FROM record_tags t WHERE t.record_seq = {alias}.seq AND t.tag = ?)")
-        params.append(tag)
-    if flt.occurred_after is not None:
-        clauses.append(f"{alias}.occurred_at >= ?")
-        params.append(format_time(flt.occurred_after))
-    if flt.occurred_before is not None:
-        clauses.append(f"{alias}.occurred_at < ?")
-        params.append(format_time(flt.occurred_before))
-    if flt.as_of is not None:
-        when = format_time(flt.as_of)
-        clauses.append(f"{alias}.occurred_at <= ? AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
-        params.extend([when, when])
-    return (" AND ".join(clauses) or "TRUE"), params
+    """The shared record filter over PostgreSQL's row key (`seq`)."""
+    return filters.filter_sql(flt, alias, key="seq", tag_key="record_seq")
 
 
 def any_word_query(words: Sequence[str], joiner: str = "||") -> tuple[str, list[str]]:

@@ -13,9 +13,7 @@ from importlib import resources
 from typing import Any
 
 from forethought.domain.times import format_time, utcnow
-from forethought.errors import BackendError
-from forethought.store.app_sql import split_statements
-from forethought.store.migrations import CORE, Migration, read_migrations
+from forethought.store.migrations import CORE, Migration, apply_steps, read_migrations
 
 __all__ = ["CORE", "Migration", "applied_version", "apply_component", "apply_migrations", "available_migrations"]
 
@@ -48,30 +46,23 @@ def apply_component(
     `execute`; returns the version reached. Safe to race: BEGIN IMMEDIATE makes one process
     migrate while the others wait, then find nothing left to do. All pending steps commit
     together or not at all."""
+
+    def record(migration: Migration) -> None:
+        if _keyed(conn):
+            conn.execute(
+                "INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)",
+                (component, migration.version, migration.name, format_time(utcnow())),
+            )
+        else:
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, format_time(utcnow())),
+            )
+
     conn.execute("BEGIN IMMEDIATE")
     try:
         done = _applied(conn, component)
-        newest_known = migrations[-1].version if migrations else 0
-        if done and max(done) > newest_known:
-            what = "schema version" if component == CORE else f"{component} schema version"
-            raise BackendError(
-                f"this database has {what} {max(done)}, newer than {owner} understands ({newest_known}); {upgrade}"
-            )
-        for migration in migrations:
-            if migration.version in done:
-                continue
-            for statement in split_statements(migration.sql):
-                execute(statement)
-            if _keyed(conn):
-                conn.execute(
-                    "INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)",
-                    (component, migration.version, migration.name, format_time(utcnow())),
-                )
-            else:
-                conn.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, format_time(utcnow())),
-                )
+        newest_known = apply_steps(component, migrations, done, execute, record, upgrade=upgrade, owner=owner)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -13,9 +13,10 @@ from forethought.errors import Conflict, InvalidInput, NotFound
 from forethought.store.contracts import RecordStore
 from forethought.store.rows import RECORD_COLUMNS, dump_json, keyword_body, record_from_row, record_values
 from forethought.store.sql.audit import insert_events
+from forethought.store.sql.erasure import cut_links, forget_in_traces
 from forethought.store.sqlite import search
 from forethought.store.sqlite.connection import Database
-from forethought.store.sqlite.erasure import cut_links, delete_rows, forget_in_traces, purge, require_space
+from forethought.store.sqlite.erasure import delete_rows, purge, require_space
 from forethought.store.sqlite.sql import chunks, marks, prefixed
 from forethought.store.sqlite.vector_cache import VectorCache, encode_vector
 from forethought.store.types import ChangeSet, NewRecord, RecordFilter
@@ -215,7 +216,7 @@ class SQLiteRecords(RecordStore):
                 raise NotFound("no such record in this space")
             ids = [r[1] for r in rows]
             cut_links(conn, space_id, ids)
-            forget_in_traces(conn, space_id, ids)
+            forget_in_traces(conn, space_id, ids, contains="instr(data, ?) > 0")
             removed_vectors = delete_rows(conn, [r[0] for r in rows])
             conn.execute("DELETE FROM audit_events WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id))
             event = AuditEvent(

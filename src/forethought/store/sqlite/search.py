@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from forethought.domain.times import format_time
 from forethought.store.contracts import SearchIndex
+from forethought.store.sql.filters import filter_sql
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.vector_cache import VectorCache
 from forethought.store.types import RecordFilter, ScoredId, Vector
@@ -53,32 +53,6 @@ class SQLiteSearch(SearchIndex):
     def _removes(self, space_id: str) -> int | None:
         rows = self._db.fetch("SELECT vec_removes FROM spaces WHERE id = ?", (space_id,))
         return int(rows[0][0]) if rows else None
-
-
-def filter_sql(flt: RecordFilter, alias: str = "r") -> tuple[str, list[Any]]:
-    """A WHERE fragment (over records aliased `alias`) and its parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    if flt.statuses:
-        clauses.append(f"{alias}.status IN ({', '.join('?' * len(flt.statuses))})")
-        params.extend(s.value for s in flt.statuses)
-    if flt.kinds:
-        clauses.append(f"{alias}.kind IN ({', '.join('?' * len(flt.kinds))})")
-        params.extend(flt.kinds)
-    for tag in flt.tags:
-        clauses.append(f"EXISTS (SELECT 1 FROM record_tags t WHERE t.record_rowid = {alias}.rowid AND t.tag = ?)")
-        params.append(tag)
-    if flt.occurred_after is not None:
-        clauses.append(f"{alias}.occurred_at >= ?")
-        params.append(format_time(flt.occurred_after))
-    if flt.occurred_before is not None:
-        clauses.append(f"{alias}.occurred_at < ?")
-        params.append(format_time(flt.occurred_before))
-    if flt.as_of is not None:
-        when = format_time(flt.as_of)
-        clauses.append(f"{alias}.occurred_at <= ? AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
-        params.extend([when, when])
-    return (" AND ".join(clauses) or "1"), params
 
 
 # BM25 scoring costs about a microsecond per matching row; looking up how many rows hold a word

@@ -5,12 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from forethought.store.sql.filters import marks
+
 __all__ = ["chunks", "marks", "prefixed"]
-
-
-def marks(n: int) -> str:
-    """`n` comma-separated placeholders."""
-    return ", ".join("?" * n)
 
 
 def prefixed(columns: str, alias: str = "r") -> str:
