@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import builtins
-import json
 import threading
 from collections.abc import Sequence
 from typing import Any
 
-from forethought.domain import Action, AuditEvent, Record, new_id
+from forethought.domain import Action, AuditEvent, new_id
 from forethought.domain.times import format_time, utcnow
-from forethought.errors import Conflict, InvalidInput, NotFound
-from forethought.store.contracts import RecordStore
+from forethought.errors import InvalidInput, NotFound
 from forethought.store.postgres.connection import Database
 from forethought.store.postgres.driver import vector_literal
 from forethought.store.postgres.erasure import delete_records, require_space
-from forethought.store.postgres.search import TEXT_SEARCH, filter_sql
-from forethought.store.rows import RECORD_COLUMNS, dump_json, keyword_body, record_from_row, record_values
+from forethought.store.postgres.search import TEXT_SEARCH
+from forethought.store.rows import RECORD_COLUMNS, keyword_body, record_values
 from forethought.store.sql.audit import insert_events
 from forethought.store.sql.erasure import cut_links, forget_in_traces
 from forethought.store.sql.filters import marks
-from forethought.store.types import ChangeSet, NewRecord, RecordFilter
+from forethought.store.sql.records import SqlRecordReads, check_change_set, write_transitions_and_evidence
+from forethought.store.types import ChangeSet, NewRecord
 
 __all__ = ["ANALYZE_AFTER", "PostgresRecords"]
 
@@ -31,7 +29,12 @@ _ROWS_PER_INSERT = 500  # 25 parameters a row: well inside PostgreSQL's 65,535 a
 _COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
 
 
-class PostgresRecords(RecordStore):
+class PostgresRecords(SqlRecordReads):
+    _db: Database
+    _key = "seq"
+    _tag_key = "record_seq"
+    _greatest = "GREATEST"
+
     def __init__(self, db: Database, *, dim: int) -> None:
         self._db = db
         self._dim = dim
@@ -41,46 +44,15 @@ class PostgresRecords(RecordStore):
 
     # -- writing ---------------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> None:
+        check_change_set(changes)
         for new in changes.inserts:
-            if new.record.space_id != changes.space_id:
-                raise InvalidInput("a change set may only write records of its own space")
             if new.vector is not None and not new.embed_later and new.vector.shape != (self._dim,):
                 raise InvalidInput(f"vector of shape {new.vector.shape}, expected ({self._dim},)")
-        for before, after in changes.transitions:
-            if before.id != after.id or after.space_id != changes.space_id:
-                raise InvalidInput("a transition must change one record of the change set's space")
 
         def write(conn: Any) -> None:
             require_space(conn, changes.space_id)
             vectors_added = self._insert(conn, changes.inserts)
-            for before, after in changes.transitions:
-                cur = conn.execute(
-                    "UPDATE records SET status = ?, valid_to = ?, superseded_by = ?"
-                    " WHERE id = ? AND space_id = ? AND status = ?",
-                    (
-                        after.status.value,
-                        None if after.valid_to is None else format_time(after.valid_to),
-                        after.superseded_by,
-                        after.id,
-                        after.space_id,
-                        before.status.value,
-                    ),
-                )
-                if cur.rowcount != 1:
-                    raise Conflict(f"record {after.handle} changed while this change was being made; retry")
-            for record_id, quotes in changes.evidence:
-                row = conn.execute(
-                    "SELECT evidence FROM records WHERE id = ? AND space_id = ? FOR UPDATE",
-                    (record_id, changes.space_id),
-                ).fetchone()
-                if row is None:
-                    raise NotFound(f"no record {record_id!r} in this space")
-                merged = json.loads(row[0])
-                for quote in quotes:
-                    item = quote.model_dump(mode="json")
-                    if item not in merged:
-                        merged.append(item)
-                conn.execute("UPDATE records SET evidence = ? WHERE id = ?", (dump_json(merged), record_id))
+            write_transitions_and_evidence(conn, changes, lock=" FOR UPDATE")
             insert_events(conn, changes.events)
             if vectors_added:
                 conn.execute(
@@ -150,90 +122,6 @@ class PostgresRecords(RecordStore):
                 (space_id, [seqs[n.record.id] for n in embedded], [vector_literal(n.vector) for n in embedded]),  # type: ignore[arg-type]
             )
         return len(embedded)
-
-    # -- reading ---------------------------------------------------------------------------
-    def get(self, space_id: str, record_id: str) -> Record:
-        def find(conn: Any) -> builtins.list[Any]:
-            rows: builtins.list[Any] = conn.execute(
-                f"SELECT {RECORD_COLUMNS} FROM records WHERE id = ?", (record_id,)
-            ).fetchall()
-            if not rows:
-                rows = conn.execute(
-                    f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND handle = ?",
-                    (space_id, record_id.lower()),
-                ).fetchall()
-            return rows
-
-        rows = [r for r in self._db.read(find) if self._db.own(space_id, r[1])]
-        if not rows:
-            raise NotFound(f"no record {record_id!r} in this space")
-        if len(rows) > 1:
-            raise InvalidInput(f"handle {record_id!r} is ambiguous in this space; use the full id")
-        return record_from_row(rows[0])
-
-    def get_many(self, space_id: str, record_ids: Sequence[str]) -> builtins.list[Record]:
-        if not record_ids:
-            return []
-        rows = self._db.fetch(f"SELECT {RECORD_COLUMNS} FROM records WHERE id = ANY(?)", (builtins.list(record_ids),))
-        found = {row[0]: record_from_row(row) for row in rows if self._db.own(space_id, row[1])}
-        return [found[i] for i in record_ids if i in found]
-
-    def ids_in_use(self, record_ids: Sequence[str], *, space_id: str | None = None) -> set[str]:
-        ids = builtins.list(record_ids)
-        if space_id is None:
-            rows = self._db.fetch("SELECT id FROM records WHERE id = ANY(?)", (ids,))
-        else:
-            rows = self._db.fetch("SELECT id FROM records WHERE id = ANY(?) AND space_id = ?", (ids, space_id))
-        return {r[0] for r in rows}
-
-    def find_by_external_id(self, space_id: str, external_id: str) -> Record | None:
-        rows = self._db.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND external_id = ?", (space_id, external_id)
-        )
-        return None if not rows or not self._db.own(space_id, rows[0][1]) else record_from_row(rows[0])
-
-    def lineage(self, space_id: str, lineage_id: str) -> builtins.list[Record]:
-        rows = self._db.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND lineage_id = ? ORDER BY version",
-            (space_id, lineage_id),
-        )
-        return [record_from_row(r) for r in rows if self._db.own(space_id, r[1])]
-
-    def list(
-        self,
-        space_id: str,
-        flt: RecordFilter,
-        *,
-        limit: int = 100,
-        after_id: str | None = None,
-        newest_first: bool = False,
-    ) -> builtins.list[Record]:
-        where, params = filter_sql(flt)
-        sql = f"SELECT {_COLUMNS_R} FROM records r WHERE r.space_id = ? AND {where}"
-        args: builtins.list[Any] = [space_id, *params]
-        if after_id is not None:
-            sql += " AND r.id < ?" if newest_first else " AND r.id > ?"
-            args.append(after_id)
-        sql += f" ORDER BY r.id {'DESC' if newest_first else 'ASC'} LIMIT ?"
-        args.append(limit)
-        rows = self._db.fetch(sql, args)
-        return [record_from_row(r) for r in rows if self._db.own(space_id, r[1])]
-
-    def count(self, space_id: str, flt: RecordFilter) -> int:
-        where, params = filter_sql(flt)
-        rows = self._db.fetch(f"SELECT COUNT(*) FROM records r WHERE r.space_id = ? AND {where}", (space_id, *params))
-        return int(rows[0][0])
-
-    def statement_tokens(self, space_id: str, flt: RecordFilter) -> int:
-        where, params = filter_sql(flt)
-        # Words are counted as spaces + 1: close to str.split() for prose, and cheap in SQL.
-        rows = self._db.fetch(
-            "SELECT COALESCE(SUM(GREATEST(1, (LENGTH(r.statement) + 3) / 4,"
-            " LENGTH(r.statement) - LENGTH(REPLACE(r.statement, ' ', '')) + 1)), 0)"
-            f" FROM records r WHERE r.space_id = ? AND {where}",
-            (space_id, *params),
-        )
-        return int(rows[0][0])
 
     # -- erasure ---------------------------------------------------------------------------
     def forget(self, space_id: str, lineage_id: str, *, actor: str) -> int:

@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
-import builtins
-import json
-from collections.abc import Sequence
 from typing import Any
 
-from forethought.domain import Action, AuditEvent, Record, new_id
+from forethought.domain import Action, AuditEvent, new_id
 from forethought.domain.times import format_time, utcnow
-from forethought.errors import Conflict, InvalidInput, NotFound
-from forethought.store.contracts import RecordStore
-from forethought.store.rows import RECORD_COLUMNS, dump_json, keyword_body, record_from_row, record_values
+from forethought.errors import InvalidInput, NotFound
+from forethought.store.rows import RECORD_COLUMNS, keyword_body, record_values
 from forethought.store.sql.audit import insert_events
 from forethought.store.sql.erasure import cut_links, forget_in_traces
-from forethought.store.sqlite import search
+from forethought.store.sql.records import SqlRecordReads, check_change_set, write_transitions_and_evidence
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import delete_rows, purge, require_space
-from forethought.store.sqlite.sql import chunks, marks, prefixed
+from forethought.store.sqlite.sql import marks
 from forethought.store.sqlite.vector_cache import VectorCache, encode_vector
-from forethought.store.types import ChangeSet, NewRecord, RecordFilter
+from forethought.store.types import ChangeSet, NewRecord
 
 __all__ = ["SQLiteRecords"]
 
 _INSERT = f"INSERT INTO records ({RECORD_COLUMNS}) VALUES ({marks(len(RECORD_COLUMNS.split(',')))})"
 
 
-class SQLiteRecords(RecordStore):
+class SQLiteRecords(SqlRecordReads):
+    _db: Database
+
     def __init__(self, db: Database, vectors: VectorCache, *, dim: int, secure_fts_delete: bool) -> None:
         self._db = db
         self._vectors = vectors
@@ -35,43 +33,12 @@ class SQLiteRecords(RecordStore):
 
     # -- writing ---------------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> None:
-        for new in changes.inserts:
-            if new.record.space_id != changes.space_id:
-                raise InvalidInput("a change set may only write records of its own space")
-        for before, after in changes.transitions:
-            if before.id != after.id or after.space_id != changes.space_id:
-                raise InvalidInput("a transition must change one record of the change set's space")
+        check_change_set(changes)
 
         def write(conn: Any) -> None:
             require_space(conn, changes.space_id)
             vectors_added = sum(self._insert(conn, new) for new in changes.inserts)
-            for before, after in changes.transitions:
-                cur = conn.execute(
-                    "UPDATE records SET status = ?, valid_to = ?, superseded_by = ?"
-                    " WHERE id = ? AND space_id = ? AND status = ?",
-                    (
-                        after.status.value,
-                        None if after.valid_to is None else format_time(after.valid_to),
-                        after.superseded_by,
-                        after.id,
-                        after.space_id,
-                        before.status.value,
-                    ),
-                )
-                if cur.rowcount != 1:
-                    raise Conflict(f"record {after.handle} changed while this change was being made; retry")
-            for record_id, quotes in changes.evidence:
-                row = conn.execute(
-                    "SELECT evidence FROM records WHERE id = ? AND space_id = ?", (record_id, changes.space_id)
-                ).fetchone()
-                if row is None:
-                    raise NotFound(f"no record {record_id!r} in this space")
-                merged = json.loads(row[0])
-                for quote in quotes:
-                    item = quote.model_dump(mode="json")
-                    if item not in merged:
-                        merged.append(item)
-                conn.execute("UPDATE records SET evidence = ? WHERE id = ?", (dump_json(merged), record_id))
+            write_transitions_and_evidence(conn, changes)
             insert_events(conn, changes.events)
             if vectors_added:
                 conn.execute(
@@ -113,98 +80,6 @@ class SQLiteRecords(RecordStore):
             (rowid, record.space_id, encode_vector(new.vector)),
         )
         return 1
-
-    # -- reading ---------------------------------------------------------------------------
-    def get(self, space_id: str, record_id: str) -> Record:
-        def find(conn: Any) -> builtins.list[Any]:
-            rows: builtins.list[Any] = conn.execute(
-                f"SELECT {RECORD_COLUMNS} FROM records WHERE id = ?", (record_id,)
-            ).fetchall()
-            if not rows:
-                rows = conn.execute(
-                    f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND handle = ?",
-                    (space_id, record_id.lower()),
-                ).fetchall()
-            return rows
-
-        rows = [r for r in self._db.read(find) if self._db.own(space_id, r[1])]
-        if not rows:
-            raise NotFound(f"no record {record_id!r} in this space")
-        if len(rows) > 1:
-            raise InvalidInput(f"handle {record_id!r} is ambiguous in this space; use the full id")
-        return record_from_row(rows[0])
-
-    def get_many(self, space_id: str, record_ids: Sequence[str]) -> builtins.list[Record]:
-        if not record_ids:
-            return []
-        found: dict[str, Record] = {}
-        for chunk in chunks(builtins.list(record_ids), 500):
-            rows = self._db.fetch(f"SELECT {RECORD_COLUMNS} FROM records WHERE id IN ({marks(len(chunk))})", chunk)
-            for row in rows:
-                if self._db.own(space_id, row[1]):
-                    found[row[0]] = record_from_row(row)
-        return [found[i] for i in record_ids if i in found]
-
-    def ids_in_use(self, record_ids: Sequence[str], *, space_id: str | None = None) -> set[str]:
-        found: set[str] = set()
-        where = "" if space_id is None else " AND space_id = ?"
-        for chunk in chunks(builtins.list(record_ids), 500):
-            args = [*chunk] if space_id is None else [*chunk, space_id]
-            rows = self._db.fetch(f"SELECT id FROM records WHERE id IN ({marks(len(chunk))}){where}", args)
-            found.update(r[0] for r in rows)
-        return found
-
-    def find_by_external_id(self, space_id: str, external_id: str) -> Record | None:
-        row = self._db.read(
-            lambda c: c.execute(
-                f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND external_id = ?",
-                (space_id, external_id),
-            ).fetchone()
-        )
-        return None if row is None or not self._db.own(space_id, row[1]) else record_from_row(row)
-
-    def lineage(self, space_id: str, lineage_id: str) -> builtins.list[Record]:
-        rows = self._db.fetch(
-            f"SELECT {RECORD_COLUMNS} FROM records WHERE space_id = ? AND lineage_id = ? ORDER BY version",
-            (space_id, lineage_id),
-        )
-        return [record_from_row(r) for r in rows if self._db.own(space_id, r[1])]
-
-    def list(
-        self,
-        space_id: str,
-        flt: RecordFilter,
-        *,
-        limit: int = 100,
-        after_id: str | None = None,
-        newest_first: bool = False,
-    ) -> builtins.list[Record]:
-        where, params = search.filter_sql(flt)
-        sql = f"SELECT {prefixed(RECORD_COLUMNS)} FROM records r WHERE r.space_id = ? AND {where}"
-        args: builtins.list[Any] = [space_id, *params]
-        if after_id is not None:
-            sql += " AND r.id < ?" if newest_first else " AND r.id > ?"
-            args.append(after_id)
-        sql += f" ORDER BY r.id {'DESC' if newest_first else 'ASC'} LIMIT ?"
-        args.append(limit)
-        rows = self._db.fetch(sql, args)
-        return [record_from_row(r) for r in rows if self._db.own(space_id, r[1])]
-
-    def count(self, space_id: str, flt: RecordFilter) -> int:
-        where, params = search.filter_sql(flt)
-        rows = self._db.fetch(f"SELECT COUNT(*) FROM records r WHERE r.space_id = ? AND {where}", (space_id, *params))
-        return int(rows[0][0])
-
-    def statement_tokens(self, space_id: str, flt: RecordFilter) -> int:
-        where, params = search.filter_sql(flt)
-        # Words are counted as spaces + 1: close to str.split() for prose, and cheap in SQL.
-        rows = self._db.fetch(
-            "SELECT COALESCE(SUM(MAX(1, (LENGTH(r.statement) + 3) / 4,"
-            " LENGTH(r.statement) - LENGTH(REPLACE(r.statement, ' ', '')) + 1)), 0)"
-            f" FROM records r WHERE r.space_id = ? AND {where}",
-            (space_id, *params),
-        )
-        return int(rows[0][0])
 
     # -- erasure ---------------------------------------------------------------------------
     def forget(self, space_id: str, lineage_id: str, *, actor: str) -> int:
