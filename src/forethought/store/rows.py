@@ -8,12 +8,24 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from forethought.domain import AuditEvent, CheckPatterns, Evidence, Provenance, Record, Relation, Session, Turn
+from forethought.domain import (
+    AuditEvent,
+    CheckPatterns,
+    Evidence,
+    Provenance,
+    Record,
+    Relation,
+    Session,
+    Space,
+    SpaceKey,
+    Turn,
+)
 from forethought.domain.times import format_time, stored_time
 
 __all__ = [
     "AUDIT_COLUMNS",
     "RECORD_COLUMNS",
+    "SPACE_COLUMNS",
     "audit_from_row",
     "audit_values",
     "dump_json",
@@ -21,6 +33,7 @@ __all__ = [
     "record_from_row",
     "record_values",
     "session_from_rows",
+    "space_from_row",
 ]
 
 RECORD_COLUMNS = (
@@ -166,4 +179,15 @@ def session_values(session: Session) -> tuple[Any, ...]:
         session.source,
         format_time(session.created_at),
         dump_json(session.metadata),
+    )
+
+
+SPACE_COLUMNS = "id, workspace, subject_type, subject_id, created_at"
+
+
+def space_from_row(row: Sequence[Any]) -> Space:
+    return Space(
+        id=row[0],
+        key=SpaceKey(workspace=row[1], subject_type=row[2], subject_id=row[3]),
+        created_at=stored_time(row[4]),
     )

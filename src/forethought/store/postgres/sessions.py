@@ -11,13 +11,12 @@ from typing import Any
 from forethought.domain import Action, AuditEvent, Role, Session, Turn, new_id
 from forethought.domain.times import format_time, utcnow
 from forethought.errors import NotFound
-from forethought.store.contracts import SessionStore
 from forethought.store.postgres.connection import Database
 from forethought.store.postgres.erasure import require_space
 from forethought.store.postgres.search import TEXT_SEARCH, any_word_query
-from forethought.store.rows import session_from_rows, session_values
+from forethought.store.rows import session_values
 from forethought.store.sql.audit import insert_events
-from forethought.store.sql.paging import newest_first
+from forethought.store.sql.sessions import SqlSessionReads
 from forethought.store.types import TurnHit
 
 __all__ = ["PostgresSessions"]
@@ -29,7 +28,9 @@ _INSERT_TURN = (
 _SEARCHED = (Role.USER, Role.AGENT)  # what people and agents said; tool output and system text are not
 
 
-class PostgresSessions(SessionStore):
+class PostgresSessions(SqlSessionReads):
+    _db: Database
+
     def __init__(self, db: Database) -> None:
         self._db = db
 
@@ -53,36 +54,6 @@ class PostgresSessions(SessionStore):
             conn.executemany(_INSERT_TURN, [_turn_values(row[0], session_id, t) for t in turns])
 
         self._db.write(write)
-
-    def get(self, space_id: str, session_id: str) -> Session:
-        def find(conn: Any) -> tuple[Any, builtins.list[Any]]:
-            row = conn.execute(
-                "SELECT id, space_id, title, source, created_at, metadata FROM sessions WHERE id = ?",
-                (session_id,),
-            ).fetchone()
-            turns = (
-                []
-                if row is None
-                else conn.execute(
-                    "SELECT idx, role, speaker, text, occurred_at FROM turns WHERE session_id = ? ORDER BY idx",
-                    (session_id,),
-                ).fetchall()
-            )
-            return row, turns
-
-        row, turns = self._db.read(find)
-        if row is None or not self._db.own(space_id, row[1]):
-            raise NotFound(f"no session {session_id!r} in this space")
-        return session_from_rows(row, turns)
-
-    def list(self, space_id: str, *, limit: int = 100, before_id: str | None = None) -> builtins.list[Session]:
-        sql, args = newest_first("sessions", "id", space_id, limit, before_id)
-        ids = [r[0] for r in self._db.fetch(sql, args)]
-        return [self.get(space_id, i) for i in ids]
-
-    def count(self, space_id: str) -> int:
-        rows = self._db.fetch("SELECT COUNT(*) FROM sessions WHERE space_id = ?", (space_id,))
-        return int(rows[0][0])
 
     def known_refs(self, space_id: str, refs: Sequence[str]) -> builtins.set[str]:
         wanted = builtins.list(dict.fromkeys(refs))

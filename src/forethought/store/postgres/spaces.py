@@ -11,6 +11,7 @@ from forethought.domain.times import format_time, stored_time, utcnow
 from forethought.errors import NotFound
 from forethought.store.contracts import SpaceStore
 from forethought.store.postgres.connection import Database
+from forethought.store.rows import SPACE_COLUMNS, space_from_row
 from forethought.store.sql.audit import insert_events
 
 __all__ = ["PostgresSpaces"]
@@ -41,20 +42,12 @@ class PostgresSpaces(SpaceStore):
         return Space(id=space_id, key=key, created_at=stored_time(rows[0][0]))
 
     def list(self, workspace: str | None = None) -> builtins.list[Space]:
-        sql = "SELECT id, workspace, subject_type, subject_id, created_at FROM spaces"
+        sql = f"SELECT {SPACE_COLUMNS} FROM spaces"
         params: tuple[Any, ...] = ()
         if workspace is not None:
             sql += " WHERE workspace = ?"
             params = (workspace,)
-        rows = self._db.fetch(sql + " ORDER BY created_at, id", params)
-        return [
-            Space(
-                id=r[0],
-                key=SpaceKey(workspace=r[1], subject_type=r[2], subject_id=r[3]),
-                created_at=stored_time(r[4]),
-            )
-            for r in rows
-        ]
+        return [space_from_row(r) for r in self._db.fetch(sql + " ORDER BY created_at, id", params)]
 
     def erase(self, space_id: str, *, actor: str) -> int:
         def erase(conn: Any) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 
 from forethought.domain.times import format_time, utcnow
 from forethought.errors import InvalidInput
-from forethought.store.contracts import OutboxStore
+from forethought.store.sql.outbox import SqlOutboxRetries
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.vector_cache import encode_vector
 from forethought.store.types import Job, Vector
@@ -15,7 +15,9 @@ from forethought.store.types import Job, Vector
 __all__ = ["SQLiteOutbox"]
 
 
-class SQLiteOutbox(OutboxStore):
+class SQLiteOutbox(SqlOutboxRetries):
+    _db: Database
+
     def __init__(self, db: Database, *, dim: int) -> None:
         self._db = db
         self._dim = dim
@@ -56,19 +58,3 @@ class SQLiteOutbox(OutboxStore):
             conn.execute("DELETE FROM outbox WHERE id = ?", (job.id,))
 
         self._db.write(finish)
-
-    def retry(self, job: Job, error: str, *, delay_s: float) -> None:
-        due = format_time(utcnow() + timedelta(seconds=delay_s))
-        self._db.write(
-            lambda c: c.execute(
-                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ? WHERE id = ?",
-                (due, error[:500], job.id),
-            )
-        )
-
-    def pending(self, space_id: str | None = None) -> int:
-        if space_id is None:
-            rows = self._db.fetch("SELECT COUNT(*) FROM outbox", ())
-        else:
-            rows = self._db.fetch("SELECT COUNT(*) FROM outbox WHERE space_id = ?", (space_id,))
-        return int(rows[0][0])
