@@ -24,6 +24,7 @@ FRONT_ENDS = ("cli", "server", "web", "mcp_server")
 LAZY_ON_PURPOSE = {
     "forethought/cli/mcp.py",  # the MCP SDK loads only for `forethought mcp`
     "forethought/cli/serve.py",  # FastAPI and uvicorn load only for `forethought serve`
+    "forethought/store/lazy.py",  # psycopg loads only when a PostgreSQL database is opened
 }
 
 

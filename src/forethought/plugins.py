@@ -35,7 +35,7 @@ from forethought.llm import factory as models
 from forethought.llm.base import ChatModel
 from forethought.llm.config import LLMSettings
 from forethought.store.base import Store
-from forethought.store.postgres import PostgresStore
+from forethought.store.lazy import open_postgres
 from forethought.store.sqlite import SQLiteStore
 
 __all__ = [
@@ -142,7 +142,7 @@ Plugin = Callable[[Registry], None]
 def register_builtins(registry: Registry) -> None:
     """The built-in stores, embedders, chat models and apps: a plugin like a third party's."""
     registry.add_store("sqlite", SQLiteStore)
-    registry.add_store("postgresql", PostgresStore)
+    registry.add_store("postgresql", open_postgres)
     registry.add_embedder("minilm", MiniLMEmbedder)
     registry.add_embedder("hashing", HashingEmbedder)
     registry.add_model("groq", models.groq)
