@@ -17,7 +17,7 @@ from forethought.domain import SpaceKey
 from forethought.domain.times import utcnow
 from forethought.embed.hashing import HashingEmbedder
 from forethought.memory.writing import Draft, index_payload, new_record
-from forethought.store.base import ChangeSet, NewRecord, RecordFilter
+from forethought.store.base import AppMigration, ChangeSet, NewRecord, RecordFilter
 from forethought.store.postgres import PostgresStore
 from forethought.store.postgres import migrate as pg_migrate
 from forethought.store.postgres import search as pg_search
@@ -114,6 +114,11 @@ def test_workers_claim_disjoint_outbox_jobs(two: tuple[PostgresStore, PostgresSt
 
 
 def test_a_small_space_in_a_larger_table_gets_all_its_nearest_and_nothing_else(postgres_dsn: str) -> None:
+    """Through the HNSW index itself (the planner is left no other way): its first candidates all
+    belong to another space, so only a scan that goes on past them finds this space's records."""
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute(f"ALTER DATABASE {postgres_dsn.rsplit('/', 1)[1]} SET enable_seqscan = off")
+        conn.execute("DROP INDEX record_vectors_space")
     store = PostgresStore(postgres_dsn)
     try:
         big = store.spaces.resolve(SpaceKey(workspace="w", subject_id="big")).id
@@ -128,6 +133,13 @@ def test_a_small_space_in_a_larger_table_gets_all_its_nearest_and_nothing_else(p
         hits = store.search.vector(small, EMBED.embed_one("ledgers invoices"), RecordFilter(), 10)
         assert {h.record_id for h in hits} == mine
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        with store.raw() as conn:
+            plan = conn.execute(
+                "EXPLAIN SELECT record_seq FROM record_vectors v WHERE v.space_id = %s"
+                " ORDER BY v.embedding::vector(384) <=> %s::vector(384) LIMIT 64",
+                (small, vector_literal(EMBED.embed_one("ledgers invoices"))),
+            ).fetchall()
+        assert "record_vectors_hnsw_384" in " ".join(r[0] for r in plan)  # the path this test is about
     finally:
         store.close()
 
@@ -296,5 +308,22 @@ def test_concurrent_writers_in_one_space_neither_deadlock_nor_retry(postgres_dsn
         with psycopg.connect(postgres_dsn) as conn:
             row = conn.execute("SELECT df FROM record_lexemes WHERE space_id = %s AND lexeme = 'ledger'", (space,))
             assert row.fetchone() == (400,)
+    finally:
+        store.close()
+
+
+def test_an_app_query_that_would_write_is_refused_and_writes_nothing(postgres_dsn: str) -> None:
+    store = PostgresStore(postgres_dsn)
+    try:
+        store.app_tables.migrate(
+            "notes", [AppMigration(1, "t", "CREATE TABLE app_notes_items (id INTEGER PRIMARY KEY, body TEXT)")]
+        )
+        store.app_tables.execute("notes", "INSERT INTO app_notes_items (body) VALUES (?)", ["kept"])
+        with pytest.raises(InvalidInput, match="only reads"):
+            store.app_tables.query(
+                "notes",
+                "WITH app_notes_gone AS (DELETE FROM app_notes_items RETURNING id) SELECT id FROM app_notes_gone",
+            )
+        assert store.app_tables.query("notes", "SELECT body FROM app_notes_items") == [{"body": "kept"}]
     finally:
         store.close()

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
-
-from psycopg import errors as pg_errors
 
 from forethought.errors import InvalidInput
 from forethought.store.app_sql import check_statement, checked_steps, component, table_prefix
@@ -72,7 +70,7 @@ class PostgresAppTables(AppTables):
             self._guard(conn, app, statement, params)
             return int(conn.execute(statement, tuple(params)).rowcount)
 
-        return self._run(app, lambda: self._db.write(write))
+        return self._db.write(write)
 
     def execute_many(self, app: str, sql: str, rows: Sequence[Sequence[Any]]) -> int:
         statement = _only(app, sql, _WRITES, "execute runs INSERT, UPDATE or DELETE")
@@ -84,7 +82,7 @@ class PostgresAppTables(AppTables):
             self._guard(conn, app, statement, values[0])
             return int(conn.executemany(statement, values))
 
-        return self._run(app, lambda: self._db.write(write))
+        return self._db.write(write)
 
     def query(self, app: str, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         statement = _only(app, sql, _READS, "a query only reads (SELECT or WITH ... SELECT)")
@@ -95,7 +93,7 @@ class PostgresAppTables(AppTables):
             columns = [d[0] for d in cur.description or ()]
             return [dict(zip(columns, row, strict=True)) for row in cur.fetchall()]
 
-        return self._run(app, lambda: self._db.read(read))
+        return self._db.read(read)
 
     def _guard(self, conn: Any, app: str, statement: str, params: Sequence[Any]) -> None:
         """Refuse the statement when the server's plan of it touches a table outside the app's prefix."""
@@ -104,17 +102,6 @@ class PostgresAppTables(AppTables):
         for table in _relations(plan if not isinstance(plan, str) else json.loads(plan)):
             if not table.lower().startswith(prefix):
                 raise InvalidInput(f"app {app!r} may only use tables named {prefix}* here (table {table})")
-
-    def _run(self, app: str, call: Callable[[], T]) -> T:
-        try:
-            return call()
-        except pg_errors.ReadOnlySqlTransaction as exc:
-            raise InvalidInput(f"app {app!r}: a query only reads") from exc
-        except Exception as exc:
-            cause = exc.__cause__
-            if isinstance(cause, pg_errors.ReadOnlySqlTransaction):
-                raise InvalidInput(f"app {app!r}: a query only reads") from exc
-            raise
 
 
 def _only(app: str, sql: str, allowed: set[str], what: str) -> str:

@@ -77,6 +77,8 @@ def retrying(fn: Callable[[], T], *, counter: Callable[[], None] | None = None) 
             delay = min(delay * 2, 0.25)
         except PoolTimeout as exc:
             raise StoreBusy("no database connection became free in time") from exc
+        except pg_errors.ReadOnlySqlTransaction as exc:  # a write inside `Database.read` (an app's query)
+            raise InvalidInput("a query only reads; this statement writes") from exc
         except pg_errors.IntegrityError as exc:
             raise Conflict(f"the change conflicts with stored data: {first_line(exc)}") from exc
         except pg_errors.UndefinedTable as exc:

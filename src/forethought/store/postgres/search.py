@@ -48,10 +48,9 @@ def any_word_query(words: Sequence[str], joiner: str = "||") -> tuple[str, list[
 
 
 class PostgresSearch(SearchIndex):
-    def __init__(self, db: Database, *, dim: int, iterative_scan: bool) -> None:
+    def __init__(self, db: Database, *, dim: int) -> None:
         self._db = db
         self._dim = dim
-        self._iterative_scan = iterative_scan
 
     def keyword(self, space_id: str, words: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
         wanted = [w for w in dict.fromkeys(words) if w.strip()][:_MAX_WORDS]
@@ -136,8 +135,7 @@ class PostgresSearch(SearchIndex):
         want = max(limit * 4, 64)
         while True:
             conn.execute(f"SET LOCAL hnsw.ef_search = {min(want, _EF_SEARCH_MAX)}")
-            if self._iterative_scan:
-                conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             hits = conn.execute(
                 f"SELECT v.record_seq, (v.embedding::{typed} <=> ?::{typed}) AS distance FROM record_vectors v"
                 " WHERE v.space_id = ? ORDER BY distance LIMIT ?",

@@ -34,6 +34,7 @@ from forethought.targets import is_postgres_url
 
 __all__ = ["PostgresStore"]
 
+PGVECTOR_NEEDED = (0, 8)  # iterative index scans
 # HNSW build parameters (pgvector's defaults): 16 links a node, a candidate list of 64.
 _HNSW = "WITH (m = 16, ef_construction = 64)"
 
@@ -51,8 +52,7 @@ class PostgresStore(Store):
         self._db = Database(dsn, self.counters, max_connections=max_connections)
         try:
             self._db.read(_require_extensions)
-            self._db.write(apply_migrations)
-            self._db.write(self._vector_index)
+            self._db.write(self._migrate)
             version = self._db.fetch("SELECT extversion FROM pg_extension WHERE extname = 'vector'", ())[0][0]
         except BaseException:
             self._db.close()
@@ -61,7 +61,7 @@ class PostgresStore(Store):
         self.capabilities = Capabilities(fts=True, vectors=True, secure_fts_delete=True)
         self.spaces = PostgresSpaces(self._db, secret=self._load_secret())
         self.records = PostgresRecords(self._db, dim=dim)
-        self.search = PostgresSearch(self._db, dim=dim, iterative_scan=_at_least(self.pgvector, (0, 8)))
+        self.search = PostgresSearch(self._db, dim=dim)
         self.outbox = PostgresOutbox(self._db, dim=dim)
         self.sessions = PostgresSessions(self._db)
         self.traces = SqlTraces(self._db, require_space)
@@ -70,10 +70,10 @@ class PostgresStore(Store):
         self.audit = SqlAuditLog(self._db)
         self.app_tables = PostgresAppTables(self._db)
 
-    def _vector_index(self, conn: Any) -> None:
-        """The HNSW index over this dimension's vectors (made once; the migration lock serialises
-        processes opening a new database together)."""
-        conn.execute("SELECT pg_advisory_xact_lock(?)", (0x466F726574686F75,))
+    def _migrate(self, conn: Any) -> None:
+        """The migrations, then the HNSW index over this dimension's vectors (made once), in one
+        transaction under the migration lock, so processes opening a new database together wait."""
+        apply_migrations(conn)
         conn.execute(
             f"CREATE INDEX IF NOT EXISTS record_vectors_hnsw_{int(self.dim)} ON record_vectors USING hnsw"
             f" ((embedding::vector({int(self.dim)})) vector_cosine_ops) {_HNSW}"
@@ -147,13 +147,17 @@ def _require_extensions(conn: Any) -> None:
     found nor created by this role (pgvector is not a trusted extension: a superuser creates it)."""
     for name in ("vector", "unaccent"):
         row = conn.execute(
-            "SELECT installed_version IS NOT NULL, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)"
-            " FROM pg_available_extensions WHERE name = ?",
+            "SELECT installed_version IS NOT NULL, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user),"
+            " COALESCE(installed_version, default_version) FROM pg_available_extensions WHERE name = ?",
             (name,),
         ).fetchone()
         if row is None:
             raise BackendError(f"the PostgreSQL server has no {name!r} extension installed (see docs/configuration.md)")
-        installed, superuser = row
+        installed, superuser, version = row
+        if name == "vector" and not _at_least(str(version), PGVECTOR_NEEDED):
+            # Older releases stop a filtered index scan at its first candidates: a small space in a
+            # large table would find none of its own vectors.
+            raise BackendError(f"pgvector {'.'.join(map(str, PGVECTOR_NEEDED))} or newer is needed (found {version})")
         if not installed and not superuser and name == "vector":
             database = conn.execute("SELECT current_database()").fetchone()[0]
             raise BackendError(
