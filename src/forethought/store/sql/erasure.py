@@ -1,15 +1,20 @@
-"""What erasing records does to the rows that mention them (SQLite and PostgreSQL): links from
-other records cut, and their words in traces replaced, leaving ids and numbers."""
+"""Forgetting a record on both SQL backends: every version's rows, the links from other records,
+their words in traces (ids and numbers stay), their audit rows (one event without text remains)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from forethought.domain import Action, AuditEvent, new_id
+from forethought.domain.times import utcnow
+from forethought.errors import NotFound
 from forethought.store.rows import dump_json
+from forethought.store.sql.audit import insert_events
 from forethought.store.sql.filters import marks
 
-__all__ = ["cut_links", "forget_in_traces"]
+__all__ = ["cut_links", "forget_in_traces", "forget_lineage"]
 
 _TRACE_KEYS = frozenset({"id", "record_id", "handle", "lineage_id"})  # what a trace item keeps of a forgotten record
 
@@ -59,3 +64,43 @@ def forget_in_traces(conn: Any, space_id: str, ids: list[str], *, contains: str)
         rows = conn.execute(f"SELECT id, data FROM traces WHERE space_id = ? AND ({found})", (space_id, *chunk))
         for trace_id, data in rows.fetchall():
             conn.execute("UPDATE traces SET data = ? WHERE id = ?", (dump_json(cut(json.loads(data))), trace_id))
+
+
+def forget_lineage(
+    conn: Any,
+    space_id: str,
+    lineage_id: str,
+    *,
+    actor: str,
+    key: str,
+    lock: str,
+    contains: str,
+    delete: Callable[[Any, list[Any]], int],
+) -> int:
+    """Inside the caller's write transaction: erase every version of a lineage; returns how many.
+    `key` is the records' row key, `lock` what ends the read of them, `contains` the backend's SQL for
+    "`data` holds the bound text", `delete(conn, row keys)` removes the rows and returns the vectors
+    it removed. NotFound when the lineage has no version in the space."""
+    rows = conn.execute(
+        f"SELECT {key}, id FROM records WHERE space_id = ? AND lineage_id = ?{lock}", (space_id, lineage_id)
+    ).fetchall()
+    if not rows:
+        raise NotFound("no such record in this space")
+    ids = [r[1] for r in rows]
+    cut_links(conn, space_id, ids)
+    forget_in_traces(conn, space_id, ids, contains=contains)
+    removed_vectors = delete(conn, [r[0] for r in rows])
+    conn.execute("DELETE FROM audit_events WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id))
+    event = AuditEvent(
+        id=new_id(),
+        space_id=space_id,
+        action=Action.FORGOTTEN,
+        actor=actor,
+        at=utcnow(),
+        lineage_id=lineage_id,
+        details={"versions": len(ids)},
+    )
+    insert_events(conn, [event])
+    if removed_vectors:
+        conn.execute("UPDATE spaces SET vec_removes = vec_removes + ? WHERE id = ?", (removed_vectors, space_id))
+    return len(ids)

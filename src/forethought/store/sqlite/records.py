@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from forethought.domain import Action, AuditEvent, new_id
 from forethought.domain.times import format_time, utcnow
-from forethought.errors import InvalidInput, NotFound
+from forethought.errors import InvalidInput
 from forethought.store.rows import RECORD_COLUMNS, keyword_body, record_values
 from forethought.store.sql.audit import insert_events
-from forethought.store.sql.erasure import cut_links, forget_in_traces
+from forethought.store.sql.erasure import forget_lineage
 from forethought.store.sql.records import SqlRecordReads, check_change_set, write_transitions_and_evidence
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import delete_rows, purge, require_space
@@ -84,32 +83,16 @@ class SQLiteRecords(SqlRecordReads):
     # -- erasure ---------------------------------------------------------------------------
     def forget(self, space_id: str, lineage_id: str, *, actor: str) -> int:
         def erase(conn: Any) -> int:
-            rows = conn.execute(
-                "SELECT rowid, id FROM records WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id)
-            ).fetchall()
-            if not rows:
-                raise NotFound("no such record in this space")
-            ids = [r[1] for r in rows]
-            cut_links(conn, space_id, ids)
-            forget_in_traces(conn, space_id, ids, contains="instr(data, ?) > 0")
-            removed_vectors = delete_rows(conn, [r[0] for r in rows])
-            conn.execute("DELETE FROM audit_events WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id))
-            event = AuditEvent(
-                id=new_id(),
-                space_id=space_id,
-                action=Action.FORGOTTEN,
+            return forget_lineage(
+                conn,
+                space_id,
+                lineage_id,
                 actor=actor,
-                at=utcnow(),
-                lineage_id=lineage_id,
-                details={"versions": len(ids)},
+                key="rowid",
+                lock="",
+                contains="instr(data, ?) > 0",
+                delete=delete_rows,
             )
-            insert_events(conn, [event])
-            if removed_vectors:
-                conn.execute(
-                    "UPDATE spaces SET vec_removes = vec_removes + ? WHERE id = ?",
-                    (removed_vectors, space_id),
-                )
-            return len(ids)
 
         removed = self._db.write(erase)
         self._vectors.delete_snapshot(space_id)  # it may hold the erased vectors
