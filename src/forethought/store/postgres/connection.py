@@ -13,6 +13,7 @@ from psycopg_pool import ConnectionPool
 from forethought.errors import BackendError
 from forethought.store.postgres.driver import WRITE_DEADLINE_S, first_line, placeholders, refuse_nul, retrying
 from forethought.store.scrub import scrub_params
+from forethought.store.sql.database import own_row
 from forethought.store.types import Counters
 from forethought.targets import display_target
 
@@ -79,11 +80,7 @@ class Database:
 
     def own(self, space_id: str, row_space: str) -> bool:
         """Fail closed: a row of another space is dropped, counted and logged."""
-        if row_space == space_id:
-            return True
-        self.counters.foreign_rows_dropped += 1
-        log.warning("dropped a row of another space from a result (isolation guard)")
-        return False
+        return own_row(self.counters, space_id, row_space)
 
     def _connection(self) -> Any:
         if self._closed:

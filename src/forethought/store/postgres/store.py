@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from forethought.errors import BackendError, Conflict
+from forethought.errors import BackendError
 from forethought.store.base import Capabilities, Store
 from forethought.store.postgres.app_tables import PostgresAppTables
 from forethought.store.postgres.connection import Database
@@ -29,6 +29,7 @@ from forethought.store.postgres.spaces import PostgresSpaces
 from forethought.store.sql.audit import SqlAuditLog
 from forethought.store.sql.keys import SqlKeys
 from forethought.store.sql.logins import SqlLogins
+from forethought.store.sql.meta import bind_embedder
 from forethought.store.sql.traces import SqlTraces
 from forethought.targets import is_postgres_url
 
@@ -116,19 +117,7 @@ class PostgresStore(Store):
         return self._db.read(read)
 
     def check_embedder(self, name: str, dim: int) -> None:
-        if dim != self.dim:
-            raise BackendError(f"embedder {name} makes {dim}-dimensional vectors; this store was opened for {self.dim}")
-
-        def check(conn: Any) -> None:
-            conn.execute("INSERT INTO meta (key, value) VALUES ('embedder', ?) ON CONFLICT DO NOTHING", (name,))
-            row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-            if row[0] != name:
-                raise Conflict(
-                    f"this database holds vectors from embedder {row[0]!r}, not {name!r}; "
-                    "open it with the same embedder"
-                )
-
-        self._db.write(check)
+        bind_embedder(self._db, self.dim, name, dim)
 
     @contextmanager
     def raw(self) -> Iterator[Any]:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["SqlDatabase"]
+from forethought.store.types import Counters
+
+__all__ = ["SqlDatabase", "own_row"]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class SqlDatabase(Protocol):
@@ -22,3 +26,12 @@ class SqlDatabase(Protocol):
     def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]: ...
 
     def own(self, space_id: str, row_space: str) -> bool: ...
+
+
+def own_row(counters: Counters, space_id: str, row_space: str) -> bool:
+    """Fail closed: a row of another space is dropped, counted and logged (every backend's `own`)."""
+    if row_space == space_id:
+        return True
+    counters.foreign_rows_dropped += 1
+    log.warning("dropped a row of another space from a result (isolation guard)")
+    return False

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from forethought.errors import BackendError
 from forethought.store.scrub import scrub_params
+from forethought.store.sql.database import own_row
 from forethought.store.sqlite.driver import BUSY_TIMEOUT_MS, connect, is_busy, retrying, sqlite3
 from forethought.store.types import Counters
 
@@ -171,11 +172,7 @@ class Database:
 
     def own(self, space_id: str, row_space: str) -> bool:
         """Fail closed: a row of another space is dropped, counted and logged."""
-        if row_space == space_id:
-            return True
-        self.counters.foreign_rows_dropped += 1
-        log.warning("dropped a row of another space from a result (isolation guard)")
-        return False
+        return own_row(self.counters, space_id, row_space)
 
     def close(self) -> None:
         with self._conns_lock:

@@ -14,11 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from forethought.errors import BackendError, Conflict
 from forethought.store.base import Capabilities, Store
 from forethought.store.sql.audit import SqlAuditLog
 from forethought.store.sql.keys import SqlKeys
 from forethought.store.sql.logins import SqlLogins
+from forethought.store.sql.meta import bind_embedder
 from forethought.store.sql.traces import SqlTraces
 from forethought.store.sqlite.app_tables import SQLiteAppTables
 from forethought.store.sqlite.connection import PURGE_MARK, Database
@@ -125,20 +125,7 @@ class SQLiteStore(Store):
         return info
 
     def check_embedder(self, name: str, dim: int) -> None:
-        if dim != self.dim:
-            raise BackendError(f"embedder {name} makes {dim}-dimensional vectors; this store was opened for {self.dim}")
-
-        def check(conn: Any) -> None:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-            if row is None:
-                conn.execute("INSERT INTO meta (key, value) VALUES ('embedder', ?)", (name,))
-            elif row[0] != name:
-                raise Conflict(
-                    f"this database holds vectors from embedder {row[0]!r}, not {name!r}; "
-                    "open it with the same embedder"
-                )
-
-        self._db.write(check)
+        bind_embedder(self._db, self.dim, name, dim)
 
     @contextmanager
     def raw(self) -> Iterator[Any]:
