@@ -40,7 +40,7 @@ from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
-BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (8, 5, 4, 3, 2, 1))  # each set from the newest folder holding it
+BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (10, 8, 5, 4, 3, 2, 1))  # each set from the newest folder holding it
 # The newest tuning set of each kind (project v4 steered the checks and kinds of 2026-12-01, late).
 TUNING_SETS = {
     "project": ROOT / "tuning" / "project-v4",

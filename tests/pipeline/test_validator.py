@@ -56,8 +56,15 @@ def _outcome(report: ValidationReport) -> str:
 def test_the_rule_order_is_data_and_pinned() -> None:
     assert RULES == (
         "unknown_kind", "statement_length", "secret", "personal_data", "evidence_not_found",
-        "transient", "deferred", "injection", "agent_only", "duplicate",
+        "transient", "deferred", "unlikely", "injection", "agent_only", "duplicate",
     )  # fmt: skip
+
+
+def test_a_candidate_its_extractor_doubts_is_filtered_naming_the_extractor() -> None:
+    report = _run("We use Postgres for everything.", kind="decision", flags=[Flag.UNLIKELY], extractor="x:keep")
+    [rejection] = report.validated.rejected
+    assert rejection.rule == "unlikely" and "x:keep" in rejection.reason and not report.validated.accepted
+    assert _outcome(_run("We use Postgres for everything.", kind="decision", extractor="x:keep")) == "accept"
 
 
 def test_the_first_rule_that_refuses_names_the_rejection() -> None:

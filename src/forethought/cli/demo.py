@@ -107,7 +107,8 @@ def _pipeline(memory: Forethought, session: DemoSession) -> None:
     project = memory.scope("project", session.subject)
     submitted = memory.submit_session(project, session.transcript, title=session.title)
     result = submitted.result.submission
-    print(f"  stored turn 3 (secrets never reach the database): {submitted.session.turns[3].text}")
+    redacted = next((t for t in submitted.session.turns if "[REDACTED:" in t.text), submitted.session.turns[-1])
+    print(f"  stored turn {redacted.index} (secrets never reach the database): {redacted.text}")
     for item in result.items:
         flags = f" [flags: {', '.join(item.record.flags)}]" if item.record.flags else ""
         print(f"  {item.outcome:<9} {item.record.kind:<20} {item.record.statement}{flags}")

@@ -18,6 +18,7 @@ class Flag(StrEnum):
     INJECTION = "injection"  # instruction-like text: cannot be approved without an edit
     AGENT_ONLY = "agent_only"  # asserted only by the agent: confidence capped
     PERSONAL_DATA = "personal_data"  # redacted under the app's policy
+    UNLIKELY = "unlikely"  # its extractor's learned model doubts it is standing memory: filtered
 
 
 class Candidate(BaseModel):

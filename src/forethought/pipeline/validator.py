@@ -20,10 +20,12 @@ rejection, so a candidate that holds a secret and has no evidence is rejected as
  6 transient           branch names, "my laptop", "right now", "for now", local build
                        failures, in the statement or the quote clauses behind it        reject
  7 deferred            "maybe later", "not this sprint", "nice to have", "we might"...  reject
- 8 injection           instruction-like text anywhere in the candidate       Flag.INJECTION
- 9 agent_only          asserted by the agent, or every quote from an agent turn: confidence
+ 8 unlikely            its extractor's learned model put it below its threshold
+                       (`Flag.UNLIKELY`), e.g. the task that opens a conversation     reject
+ 9 injection           instruction-like text anywhere in the candidate       Flag.INJECTION
+10 agent_only          asserted by the agent, or every quote from an agent turn: confidence
                        capped at AGENT_ONLY_CAP                             Flag.AGENT_ONLY
-10 duplicate           same kind and normalised statement (or token Jaccard ≥ DUPLICATE_JACCARD)
+11 duplicate           same kind and normalised statement (or token Jaccard ≥ DUPLICATE_JACCARD)
                        as an earlier accepted one: folded into it (evidence, flags and tags
                        united, highest confidence), counted in `Validated.merged`
 
@@ -233,6 +235,12 @@ def deferred(c: Candidate, ctx: _Context) -> Candidate | _Reject:
     return c if hit is None else _Reject(f"an idea for later, not a decision ({hit!r})")
 
 
+def unlikely(c: Candidate, ctx: _Context) -> Candidate | _Reject:
+    if Flag.UNLIKELY not in c.flags:
+        return c
+    return _Reject(f"read where it was said, unlikely to be standing memory ({c.extractor or 'the extractor'})")
+
+
 def injection(c: Candidate, ctx: _Context) -> Candidate | _Reject:
     texts = tuple(_texts(c))
     why = ctx.instructions[texts] if texts in ctx.instructions else instruction_like(list(texts))
@@ -257,6 +265,7 @@ _RULES: tuple[Rule, ...] = (
     evidence_not_found,
     transient,
     deferred,
+    unlikely,
     injection,
     agent_only,
 )

@@ -9,7 +9,9 @@ from forethought.domain import CheckPatterns
 
 __all__ = ["DEMO"]
 
-_TRANSCRIPT = """User: We decided to format dates with date-fns; never use moment.js in this project.
+_TRANSCRIPT = """User: Please format the invoice dates in src/billing/invoice.ts.
+Assistant: Sure. Which date library should I use for it?
+User: We decided to format dates with date-fns; never use moment.js in this project.
 Assistant: Understood, I'll use date-fns.
 User: I'm on branch feat/dates right now and my local build fails.
 User: We decided the CI deploy key is sk-proj-3hX9qPz7LmN2vB8cR4tY6wK1 for now.

@@ -33,9 +33,10 @@ from forethought.apps.project.text import (
     sentences,
 )
 from forethought.domain import Evidence, Modality, Role, Session, Turn
-from forethought.domain.candidates import Candidate
+from forethought.domain.candidates import Candidate, Flag
 from forethought.errors import ModelUnavailable
 from forethought.judge import Act, Judgement, SentenceJudge, shared_judge
+from forethought.judge.keep import Placement, is_conversation, keep_model, placement
 
 __all__ = ["extract"]
 
@@ -48,6 +49,8 @@ _RULE_KINDS = ("decision", "convention", "constraint", "dependency_policy", "pro
 # A sentence becomes a candidate when the judge's calibrated probability that it is durable
 # memory (rule + preference + failed attempt) reaches this (chosen on the tuning sets).
 THRESHOLD = 0.5
+# The keep model (`judge/keep.py`) that then decides which of those a reviewer sees, and its pin.
+KEEP = ("project", "f44edd15a956fa8385262be2a9a5b99c97b6f53add2fc31ed0e1702647431699")
 # The person agreeing with what the agent just proposed (the first words of their next turn).
 _AGREES = re.compile(
     r"^\W*(?:yes|yep|yeah|yup|sure|agreed|exactly|correct|right|perfect|ok(?:ay)?|sounds\s+good|"
@@ -150,7 +153,7 @@ def _agreement(session: Session, turn: Turn) -> Evidence | None:
 _DURABLE = (Act.RULE, Act.PREFERENCE, Act.FAILED_ATTEMPT)
 
 
-def _durable(unit: _Unit, j: Judgement) -> bool:
+def _is_durable(unit: _Unit, j: Judgement) -> bool:
     return unit.turn.role is Role.USER and j.act in _DURABLE and j.p(*_DURABLE) >= THRESHOLD
 
 
@@ -160,7 +163,7 @@ def _runs(units: list[_Unit], judgements: list[Judgement]) -> Iterator[tuple[_Un
     is one candidate quoting both, judged by its surest sentence."""
     run: list[tuple[_Unit, Judgement]] = []
     for i, (unit, j) in enumerate(zip(units, judgements, strict=True)):
-        if not _durable(unit, j):
+        if not _is_durable(unit, j):
             continue
         if run and run[-1][0].turn is unit.turn and units[i - 1] is run[-1][0]:
             run.append((unit, j))
@@ -179,15 +182,59 @@ def _join(run: list[tuple[_Unit, Judgement]]) -> tuple[_Unit, Judgement]:
     return unit, max((j for _, j in run), key=lambda j: j.p(*_DURABLE))
 
 
-def _judged(session: Session, judge: SentenceJudge) -> list[Candidate]:
+@dataclass(frozen=True)
+class Judged:
+    """A person's durable sentence as a candidate, with what the keep model reads of it."""
+
+    candidate: Candidate
+    judgement: Judgement
+    where: Placement
+
+
+def _read(session: Session, judge: SentenceJudge) -> tuple[list[_Unit], list[Judgement]]:
     units = list(_units(session))
-    judgements = judge.judge([(u.body, u.turn.role) for u in units])
-    found: list[Candidate] = []
+    return units, judge.judge([(u.body, u.turn.role) for u in units])
+
+
+def judged(session: Session, judge: SentenceJudge) -> list[Judged]:
+    """The person's durable sentences as candidates, before the keep model (raises
+    ModelUnavailable without the judge's weights)."""
+    return _durable(session, *_read(session, judge))
+
+
+def _durable(session: Session, units: list[_Unit], judgements: list[Judgement]) -> list[Judged]:
+    out = []
     for unit, j in _runs(units, judgements):
         kind = _kind(j)
         modality = Modality.DONE if kind == "failed_approach" else Modality.DECIDED
-        found.append(_candidate(session, unit, kind, attributes(kind, unit.body), confidence=j.p(*_DURABLE),
-                                extractor="heuristic:judge", modality=modality))  # fmt: skip
+        candidate = _candidate(session, unit, kind, attributes(kind, unit.body), confidence=j.p(*_DURABLE),
+                               extractor="heuristic:judge", modality=modality)  # fmt: skip
+        out.append(Judged(candidate, j, placement(session, unit.turn, unit.sentence)))
+    return out
+
+
+def _kept(session: Session, found: list[Judged]) -> list[Candidate]:
+    """The candidates, those below the keep model's threshold flagged `UNLIKELY` (the validator
+    files them where the inbox shows what it filtered); outside a conversation or without the
+    model's weights, the judge's threshold alone. Confidence stays the judge's: what review and
+    checks read of it keeps its meaning."""
+    if not is_conversation(session):
+        return [f.candidate for f in found]
+    try:
+        model = keep_model(*KEEP)
+    except ModelUnavailable as exc:
+        log.warning("keep model unavailable, keeping every durable sentence: %s", exc)
+        return [f.candidate for f in found]
+    out = []
+    for f in found:
+        p = model.probability(f.judgement, f.where)
+        out.append(f.candidate if p >= model.threshold else f.candidate.model_copy(update={"flags": [Flag.UNLIKELY]}))
+    return out
+
+
+def _judged(session: Session, judge: SentenceJudge) -> list[Candidate]:
+    units, judgements = _read(session, judge)
+    found = _kept(session, _durable(session, units, judgements))
     for unit, j in zip(units, judgements, strict=True):
         if unit.turn.role is Role.USER:
             continue
