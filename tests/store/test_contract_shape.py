@@ -20,6 +20,7 @@ ATTRIBUTES = {
     "traces": "TraceStore",
     "keys": "KeyStore",
     "logins": "LoginStore",
+    "limits": "LimitStore",
     "audit": "AuditLog",
     "app_tables": "AppTables",
 }

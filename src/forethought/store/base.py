@@ -12,6 +12,7 @@ one connection and one transaction; the backend's root `Store` owns them as attr
     store.traces      TraceStore    add, get, list
     store.keys        KeyStore      add, by_hash, list, revoke
     store.logins      LoginStore    create, get, drop, count, add_notice, take_notices
+    store.limits      LimitStore    take, peek, prune, count
     store.audit       AuditLog      events
     store.app_tables  AppTables     migrate, version, execute, execute_many, query
 
@@ -36,6 +37,7 @@ from forethought.store.contracts import (
     AppTables,
     AuditLog,
     KeyStore,
+    LimitStore,
     LoginStore,
     OutboxStore,
     RecordStore,
@@ -65,6 +67,7 @@ __all__ = [
     "Counters",
     "Job",
     "KeyStore",
+    "LimitStore",
     "LoginStore",
     "NewRecord",
     "OutboxStore",
@@ -93,6 +96,7 @@ class Store(ABC):
     traces: TraceStore
     keys: KeyStore
     logins: LoginStore
+    limits: LimitStore
     audit: AuditLog
     app_tables: AppTables
 

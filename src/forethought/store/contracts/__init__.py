@@ -3,6 +3,7 @@
 from forethought.store.contracts.app_tables import AppTables
 from forethought.store.contracts.audit import AuditLog
 from forethought.store.contracts.keys import KeyStore
+from forethought.store.contracts.limits import LimitStore
 from forethought.store.contracts.logins import LoginStore
 from forethought.store.contracts.outbox import OutboxStore
 from forethought.store.contracts.records import RecordStore
@@ -15,6 +16,7 @@ __all__ = [
     "AppTables",
     "AuditLog",
     "KeyStore",
+    "LimitStore",
     "LoginStore",
     "OutboxStore",
     "RecordStore",

@@ -17,6 +17,7 @@ from typing import Any
 from forethought.store.base import Capabilities, Store
 from forethought.store.sql.audit import SqlAuditLog
 from forethought.store.sql.keys import SqlKeys
+from forethought.store.sql.limits import SqlLimits
 from forethought.store.sql.logins import SqlLogins
 from forethought.store.sql.meta import bind_embedder
 from forethought.store.sql.traces import SqlTraces
@@ -68,6 +69,7 @@ class SQLiteStore(Store):
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
         self.logins = SqlLogins(self._db, _serialised_already)
+        self.limits = SqlLimits(self._db)
         self.audit = SqlAuditLog(self._db)
         self.app_tables = SQLiteAppTables(self._db)
 
