@@ -21,6 +21,7 @@ ATTRIBUTES = {
     "keys": "KeyStore",
     "logins": "LoginStore",
     "limits": "LimitStore",
+    "imports": "ImportJobStore",
     "audit": "AuditLog",
     "app_tables": "AppTables",
 }

@@ -13,6 +13,7 @@ one connection and one transaction; the backend's root `Store` owns them as attr
     store.keys        KeyStore      add, by_hash, list, revoke
     store.logins      LoginStore    create, get, drop, count, add_notice, take_notices
     store.limits      LimitStore    take, peek, prune, count
+    store.imports     ImportJobStore  start, publish, beat, follow, abandon
     store.audit       AuditLog      events
     store.app_tables  AppTables     migrate, version, execute, execute_many, query
 
@@ -36,6 +37,7 @@ from typing import Any
 from forethought.store.contracts import (
     AppTables,
     AuditLog,
+    ImportJobStore,
     KeyStore,
     LimitStore,
     LoginStore,
@@ -65,6 +67,7 @@ __all__ = [
     "Capabilities",
     "ChangeSet",
     "Counters",
+    "ImportJobStore",
     "Job",
     "KeyStore",
     "LimitStore",
@@ -97,6 +100,7 @@ class Store(ABC):
     keys: KeyStore
     logins: LoginStore
     limits: LimitStore
+    imports: ImportJobStore
     audit: AuditLog
     app_tables: AppTables
 

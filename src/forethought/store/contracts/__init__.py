@@ -2,6 +2,7 @@
 
 from forethought.store.contracts.app_tables import AppTables
 from forethought.store.contracts.audit import AuditLog
+from forethought.store.contracts.imports import ImportJobStore
 from forethought.store.contracts.keys import KeyStore
 from forethought.store.contracts.limits import LimitStore
 from forethought.store.contracts.logins import LoginStore
@@ -15,6 +16,7 @@ from forethought.store.contracts.traces import TraceStore
 __all__ = [
     "AppTables",
     "AuditLog",
+    "ImportJobStore",
     "KeyStore",
     "LimitStore",
     "LoginStore",

@@ -27,6 +27,7 @@ from forethought.store.postgres.search import PostgresSearch
 from forethought.store.postgres.sessions import PostgresSessions
 from forethought.store.postgres.spaces import PostgresSpaces
 from forethought.store.sql.audit import SqlAuditLog
+from forethought.store.sql.imports import SqlImportJobs
 from forethought.store.sql.keys import SqlKeys
 from forethought.store.sql.limits import SqlLimits
 from forethought.store.sql.logins import SqlLogins
@@ -70,6 +71,7 @@ class PostgresStore(Store):
         self.keys = SqlKeys(self._db)
         self.logins = SqlLogins(self._db, _advisory_lock)
         self.limits = SqlLimits(self._db)
+        self.imports = SqlImportJobs(self._db, _advisory_lock)
         self.audit = SqlAuditLog(self._db)
         self.app_tables = PostgresAppTables(self._db)
 
