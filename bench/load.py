@@ -1,6 +1,7 @@
 """HTTP load: throughput and latency of a real `forethought serve` under concurrent clients.
 
     python -m bench.load [--clients 1,4,16] [--paced 16@1,16@2] [--duration 30] [--records 3000]
+                         [--db postgresql://... --workers N [--kill-one-after SECONDS]]
 
 1. A fresh database is seeded in this process with `--records` synthetic memories (bench/synthetic.py)
    through the shipped embedder (MiniLM, the default), and an API key is made;
@@ -13,7 +14,10 @@
    omission): latency at a stated load. Both run a mix of retain, recall and governed turns
    (`--mix`, weights), all on the seeded subject;
 4. per operation: requests, throughput, p50/p95/p99 latency (client side, wall clock) and errors
-   (any status other than the operation's 200/201, or a transport error).
+   (any status other than the operation's 200/201, or a transport error);
+5. with `--kill-one-after SECONDS`, one worker process of `--workers N` (not the supervisor) is
+   SIGKILLed that long into the first level; afterwards every record a retain was answered 201
+   for is read back, and the acknowledged and lost counts are reported.
 
 The clients run on the same machine as the server and share its cores; the figures say so.
 """
@@ -21,7 +25,9 @@ The clients run on the same machine as the server and share its cores; the figur
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import signal
 import tempfile
 import threading
 import time
@@ -48,6 +54,7 @@ class Samples:
     latencies_ms: list[float] = field(default_factory=list)
     errors: int = 0
     statuses: dict[str, int] = field(default_factory=dict)
+    acknowledged: list[str] = field(default_factory=list)  # ids of the records a 201 answered with
 
 
 def seed(db: Path | str, n: int) -> str:
@@ -130,6 +137,8 @@ def _client(
             try:
                 response = client.post(PATHS[op], json=body)
                 status = str(response.status_code)
+                if op == "retain" and response.status_code == 201:
+                    mine[op].acknowledged.append(response.json()["record"]["id"])
             except httpx.TransportError as exc:
                 status = type(exc).__name__
             mine[op].latencies_ms.append((time.perf_counter() - start) * 1000)
@@ -141,6 +150,7 @@ def _client(
             total = out[op]
             total.latencies_ms += samples.latencies_ms
             total.errors += samples.errors
+            total.acknowledged += samples.acknowledged
             for status, count in samples.statuses.items():
                 total.statuses[status] = total.statuses.get(status, 0) + count
 
@@ -175,6 +185,7 @@ def run_level(
             "statuses": samples.statuses,
         }
     return {
+        "acknowledged": out["retain"].acknowledged,
         "clients": clients,
         "rate_per_client": rate or None,
         "seconds": round(elapsed, 1),
@@ -182,6 +193,28 @@ def run_level(
         "errors": sum(o["errors"] for o in ops.values()),
         "operations": ops,
     }
+
+
+def _kill_one(server: ServerProcess, killed: list[int]) -> None:
+    """SIGKILL the newest worker process (not the supervisor), mid-load."""
+    workers = server.workers()
+    if workers:
+        os.kill(workers[-1], signal.SIGKILL)
+        killed.append(workers[-1])
+
+
+def _count_lost(
+    url: str, key: str, levels: list[dict[str, Any]], killer: threading.Timer | None
+) -> dict[str, Any] | None:
+    """After a kill: every record a retain was acknowledged for (201), read back; how many are gone."""
+    if killer is None:
+        return None
+    killer.join()
+    acknowledged = [i for level in levels for i in level["acknowledged"]]
+    with httpx.Client(base_url=url + SUBJECT, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client:
+        lost = sum(client.get(f"/records/{record_id}").status_code != 200 for record_id in acknowledged)
+    killed = killer.args[1]
+    return {"killed_pid": killed[0] if killed else None, "acknowledged": len(acknowledged), "lost": lost}
 
 
 def measure_ready(runs: int) -> dict[str, Any]:
@@ -236,6 +269,13 @@ def main() -> None:
     )
     parser.add_argument("--db", default=None, help="an empty database to run on (a postgresql:// URL)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (`serve --workers N`)")
+    parser.add_argument(
+        "--kill-one-after",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="SIGKILL one worker process this long into the first level, then count acknowledged retains lost",
+    )
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "load.json"))
     a = parser.parse_args()
     mix = {name: float(weight) for name, weight in (part.split(":") for part in a.mix.split(","))}
@@ -257,6 +297,9 @@ def main() -> None:
     try:
         ready_s = round(server.ready_s, 2)
         print(f"server ready in {ready_s} s (MiniLM loaded); {a.duration:g} s per level", flush=True)
+        killer = threading.Timer(a.kill_one_after, _kill_one, args=(server, [])) if a.kill_one_after else None
+        if killer is not None:
+            killer.start()
         levels = []
         for clients, rate in levels_wanted:
             level = run_level(server.url, key, clients, a.duration, mix, rate)
@@ -265,6 +308,7 @@ def main() -> None:
                 f"{_level_name(level):>10} clients: {level['requests_per_s']} req/s, {level['errors']} errors",
                 flush=True,
             )
+        kill = _count_lost(server.url, key, levels, killer)
     finally:
         server.stop()
     ready = measure_ready(a.ready_runs) if a.ready_runs else None
@@ -287,13 +331,16 @@ def main() -> None:
             "workers": a.workers,
             "clients_on_same_machine": True,
         },
-        "levels": levels,
+        "levels": [{k: v for k, v in level.items() if k != "acknowledged"} for level in levels],
         "errors": sum(level["errors"] for level in levels),
+        "kill_one_worker": kill,
         "demo_ready": ready,
     }
     write_json(Path(a.out), result)
     print()
     print(table(levels))
+    if kill:
+        print(f"\nkilled worker {kill['killed_pid']}: {kill['acknowledged']} retains acknowledged, {kill['lost']} lost")
     if ready:
         print(f"\n`forethought serve --demo` to /ready 200: median {ready['median_s']} s, runs {ready['runs']}")
     print(f"\nwritten to {a.out}")

@@ -94,6 +94,23 @@ class ServerProcess:
                     raise TimeoutError(f"the server was not ready within {timeout_s} s:\n{self.output()}")
                 time.sleep(0.01)  # fine enough for bench/load.py to time readiness with it
 
+    def workers(self) -> list[int]:
+        """The worker processes of `serve --workers N` (children of this one, from /proc: Linux),
+        not the resource tracker multiprocessing may start beside them."""
+        assert self.process is not None
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    stat = Path(f"/proc/{entry}/stat").read_text()
+                    command = Path(f"/proc/{entry}/cmdline").read_bytes()
+                except OSError:
+                    continue  # gone meanwhile
+                parent = int(stat.rsplit(")", 1)[1].split()[1])
+                if parent == self.process.pid and b"resource_tracker" not in command:
+                    found.append(int(entry))
+        return sorted(found)
+
     def output(self) -> str:
         return self.log.read_text("utf-8", errors="replace") if self.log.exists() else ""
 

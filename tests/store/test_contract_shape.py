@@ -20,6 +20,8 @@ ATTRIBUTES = {
     "traces": "TraceStore",
     "keys": "KeyStore",
     "logins": "LoginStore",
+    "limits": "LimitStore",
+    "imports": "ImportJobStore",
     "audit": "AuditLog",
     "app_tables": "AppTables",
 }

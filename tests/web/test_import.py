@@ -1,17 +1,21 @@
 """Importing transcripts: planning (formats, several sessions), the page without JavaScript,
-and the progress events the page with JavaScript follows."""
+and the progress events the page with JavaScript follows, from any worker over one database."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from forethought import Forethought, InvalidInput, Role, Scope, SpaceKey
+from forethought.embed.hashing import HashingEmbedder
 from forethought.server import ServerSettings, create_app
-from forethought.web.jobs import plan_import
+from forethought.web.jobs import LIMITS, WORKER_STOPPED, plan_import
+from forethought.web.sessions import SESSION_COOKIE
 from tests.conftest import scope_of
 from tests.web.conftest import Browser
 
@@ -178,20 +182,92 @@ def test_a_bad_name_or_date_shows_the_form_again_and_stores_nothing(
     assert memory.list_sessions(_wharf(memory)) == []
 
 
-@pytest.mark.parametrize(("workers", "live"), [(1, True), (3, False)])
-def test_live_import_progress_only_when_one_process_runs_the_server(
-    memory: Forethought, workers: int, live: bool
-) -> None:
-    """With several workers the progress stream could reach another process than the import's, so
-    the page imports in its request (the form works without the script)."""
+@pytest.mark.parametrize("workers", [1, 3])
+def test_live_import_progress_whatever_the_number_of_workers(memory: Forethought, workers: int) -> None:
+    """The import page follows its progress over server-sent events with one worker or several
+    (the job's events are the store's); the form without the script still imports in its request."""
     _, key = memory.create_api_key("acme", name="web")
     app = create_app(memory, ServerSettings(rate_per_second=0, workers=workers))
     with TestClient(app, follow_redirects=True) as client:
         browser = Browser(client, key, "acme")
         browser.login()
         page = browser.get(IMPORT)
-        assert page.status_code == 200 and 'id="import-form"' in page.text
-        assert ("data-jobs=" in page.text) is live
+        assert page.status_code == 200 and f'data-jobs="{IMPORT}/jobs"' in page.text
         done = browser.post(IMPORT, data={"text": "User: We always deploy on Tuesdays.", "format": "auto"})
         assert done.status_code == 200 and "Import another" in done.text
     assert len(memory.list_sessions(memory.scope("generic", "notes", workspace="acme"))) == 1
+
+
+def _events(client: TestClient, url: str) -> list[dict[str, object]]:
+    with client.stream("GET", url) as stream:
+        assert stream.status_code == 200
+        return [json.loads(line.removeprefix("data: ")) for line in stream.iter_lines() if line.startswith("data: ")]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_workers(request: pytest.FixtureRequest, db_path: Path) -> Iterator[tuple[Forethought, Forethought]]:
+    """Two façades on one database, as two worker processes of `serve --workers 2` open it."""
+    target = db_path if request.param == "sqlite" else str(request.getfixturevalue("postgres_dsn"))
+    with (
+        Forethought.open(target, embedder=HashingEmbedder()) as a,
+        Forethought.open(target, embedder=HashingEmbedder()) as b,
+    ):
+        yield a, b
+
+
+def test_an_import_started_on_one_worker_is_followed_from_another(two_workers: tuple[Forethought, Forethought]) -> None:
+    first, second = two_workers
+    _, key = first.create_api_key("acme", name="web")
+    settings = ServerSettings(rate_per_second=0, workers=2)
+    apps = [create_app(m, settings) for m in two_workers]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as other:
+        browser = Browser(one, key, "acme")
+        browser.login()
+        other.cookies.set(SESSION_COOKIE, one.cookies[SESSION_COOKIE])  # the same browser, another process
+        sessions = {"sessions": [{"messages": [{"role": "user", "content": f"We decided rule {i} holds."}]}
+                                 for i in range(2)]}  # fmt: skip
+        started = browser.post(f"{IMPORT}/jobs", data={"text": json.dumps(sessions)})
+        assert started.status_code == 202
+        events = _events(other, started.json()["events"])
+        assert [e["stage"] for e in events] == ["parse", *["remember"] * 8, "done"]
+        assert events[-1]["finished"] is True and events[-1]["percent"] == 100
+        assert apps[0].state.web.imports.wait()
+        outsider = TestClient(apps[1])
+        _, their_key = second.create_api_key("globex", name="web")
+        theirs = Browser(outsider, their_key, "globex")
+        theirs.login()
+        assert outsider.get(started.json()["events"]).status_code == 404  # another workspace: not found
+        outsider.close()
+    assert len(second.inbox(scope_of(second, NOTES)).pending) == 2
+
+
+def test_an_import_whose_worker_died_ends_with_a_failed_event(alice: Browser, memory: Forethought) -> None:
+    """A job whose process stopped beating (killed mid-import) is reported, not followed for ever."""
+    space = memory.scope("generic", "notes", workspace="acme").space()
+    long_ago = datetime.now(UTC) - timedelta(minutes=5)
+    memory.store.imports.start("01JDEADWORKER0000000000000", space.id, long_ago, LIMITS)
+    memory.store.imports.publish(
+        "01JDEADWORKER0000000000000", "parse", 10, "1 session(s) read", finished=False, now=long_ago, limits=LIMITS
+    )
+    events = _events(alice.client, f"{IMPORT}/jobs/01JDEADWORKER0000000000000/events")
+    assert [(e["stage"], e["finished"]) for e in events] == [("parse", False), ("failed", True)]
+    assert events[-1]["message"] == WORKER_STOPPED and "worker running this import stopped" in WORKER_STOPPED
+    again = _events(alice.client, f"{IMPORT}/jobs/01JDEADWORKER0000000000000/events")
+    assert again == events  # ended once, for every follower
+
+
+def test_an_unknown_or_overlong_job_id_is_not_found(alice: Browser) -> None:
+    assert alice.get(f"{IMPORT}/jobs/01JNOSUCHJOB00000000000000/events").status_code == 404
+    assert alice.get(f"{IMPORT}/jobs/{'x' * 300}/events").status_code == 404
+
+
+def test_a_subject_with_as_many_running_imports_as_it_may_keep_refuses_another(
+    alice: Browser, memory: Forethought
+) -> None:
+    space = memory.scope("generic", "notes", workspace="acme").space()
+    now = datetime.now(UTC) + timedelta(minutes=1)  # alive for a while yet
+    for i in range(LIMITS.per_space):
+        memory.store.imports.start(f"01JBUSY{i:019d}", space.id, now, LIMITS)
+    refused = alice.post(f"{IMPORT}/jobs", data={"text": TEXT})
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "10"
+    assert "too many imports" in refused.json()["error"]

@@ -112,7 +112,7 @@ def serve(ctx: Context) -> Output:
 def _serve_workers(ctx: Context, services: Services, hosts: tuple[str, ...], url: str) -> Output:
     """`--workers N`: N server processes on one port, each opening the database itself (`worker_app`);
     this process seeds the demo first and then only supervises. Browser sessions and API keys are the
-    database's, so any worker answers any request; rate limits are counted per worker."""
+    database's, so any worker answers any request; so are the rate limits' buckets and import jobs."""
     import uvicorn
 
     from forethought.server.demo import demo_key, key_file, seed_demo

@@ -6,8 +6,9 @@ clients got wrong — even from the same address, as behind a proxy or on loopba
 the holder of a real key. Only failures are budgeted: past the budget an unknown key gets 429
 with `Retry-After` instead of 401, so a flood of guesses is refused cheaply and shows in the
 metrics. (Guessing is not the threat itself: a key carries 256 bits of secret.) A valid key's
-requests have their own budget (`RateLimiter` per key, in `deps.get_caller`), and its browser
-logins another, so one key cannot mint sessions without end.
+requests have their own budget (a `Limiter` per key, in `deps.get_caller`), and its browser
+logins another, so one key cannot mint sessions without end. With `shared` buckets (the store's)
+every server process spends from the same budgets.
 
 The client address is the socket's peer (`request.client.host`); forwarded-for headers are not
 trusted, since any client can write them.
@@ -17,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from forethought.server.ratelimit import RateLimiter, Verdict
+from forethought.server.ratelimit import Limiter, Verdict, limiter
 from forethought.server.settings import ServerSettings
+from forethought.store.contracts.limits import LimitStore
 
 __all__ = ["AuthGuard", "claimed_key_id"]
 
@@ -36,13 +38,14 @@ def claimed_key_id(presented: str) -> str | None:
 @dataclass
 class AuthGuard:
     settings: ServerSettings
-    failures: RateLimiter = field(init=False)
-    logins: RateLimiter = field(init=False)
+    shared: LimitStore | None = None
+    failures: Limiter = field(init=False)
+    logins: Limiter = field(init=False)
 
     def __post_init__(self) -> None:
         s = self.settings
-        self.failures = RateLimiter(s.auth_failure_rate, s.auth_failure_burst)
-        self.logins = RateLimiter(s.login_rate, s.login_burst)
+        self.failures = limiter(s.auth_failure_rate, s.auth_failure_burst, prefix="auth:", shared=self.shared)
+        self.logins = limiter(s.login_rate, s.login_burst, prefix="login:", shared=self.shared)
 
     def failed(self, address: str, presented: str) -> Verdict:
         """Count one failed authentication; refused when the address or the claimed key id has

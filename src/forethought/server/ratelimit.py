@@ -1,30 +1,53 @@
-"""Token buckets, in memory: `rate` tokens a second sustained, `burst` at once, one bucket per name.
+"""Token buckets: `rate` tokens a second sustained, `burst` at once, one bucket per name.
 
 Used per API key (requests), per key (browser logins) and per client address and claimed key id
-(failed authentication). In memory means per process: several server processes each allow the
-full rate. The table is bounded by `max_names`: past it, buckets that have filled up again (which
-mean the same as no bucket) are dropped first, then the least recently used, so a flood of new
-client addresses costs at most `max_names` small entries.
+(failed authentication). Two kinds, behind one `Limiter` seam:
+
+- `RateLimiter` counts in this process's memory: nothing is cheaper, and it is exact while one
+  process serves the database. Its table is bounded by `max_names`: past it, buckets that have
+  filled up again (which mean the same as no bucket) are dropped first, then the least recently
+  used, so a flood of new client addresses costs at most `max_names` small entries.
+- `StoredRateLimiter` spends from the database's buckets (`store.limits`), so several server
+  processes, or several hosts on one PostgreSQL database, share one budget instead of each
+  allowing the full rate. Every `take` is one write; every `prune_every` takes in a process the
+  table is pruned the same way (so it holds at most `max_names` plus what the processes took
+  since their last pruning).
+
+`limiter(...)` picks one (see `Services`: the database when workers > 1 or the store is a server
+others may share). Names carry a prefix per use (`api:`, `auth:`, `login:`) so the uses never
+share a bucket in one table; they hold key ids and client addresses, never key material.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
 
-__all__ = ["RateLimiter", "Verdict"]
+from forethought.store.contracts.limits import LimitStore, Verdict
 
-
-@dataclass(frozen=True)
-class Verdict:
-    allowed: bool
-    retry_after_s: int = 0  # whole seconds until one token is back (0 when allowed)
+__all__ = ["Limiter", "RateLimiter", "StoredRateLimiter", "Verdict", "limiter"]
 
 
-class RateLimiter:
+class Limiter(ABC):
+    """Token buckets by name; `rate` <= 0 allows everything."""
+
+    rate: float
+    burst: int
+
+    @abstractmethod
+    def take(self, name: str) -> Verdict:
+        """Spend one token of `name`'s bucket, if it has one."""
+
+    @abstractmethod
+    def peek(self, name: str) -> Verdict:
+        """Whether `name` has a token left, without spending it."""
+
+
+class RateLimiter(Limiter):
     def __init__(
         self,
         rate: float,
@@ -41,7 +64,6 @@ class RateLimiter:
         self._buckets: dict[str, tuple[float, float]] = {}  # name -> (tokens, last refill time), oldest first
 
     def take(self, name: str) -> Verdict:
-        """Spend one token of `name`'s bucket, if it has one."""
         if self.rate <= 0:
             return Verdict(True)
         now = self._clock()
@@ -52,7 +74,6 @@ class RateLimiter:
         return Verdict(True) if allowed else self._refusal(tokens)
 
     def peek(self, name: str) -> Verdict:
-        """Whether `name` has a token left, without spending it."""
         if self.rate <= 0:
             return Verdict(True)
         with self._lock:
@@ -82,3 +103,47 @@ class RateLimiter:
 
     def _refusal(self, tokens: float) -> Verdict:
         return Verdict(False, max(1, math.ceil((1.0 - tokens) / self.rate)))
+
+
+class StoredRateLimiter(Limiter):
+    """Buckets in the database (`store.limits`), names under `prefix`; `clock` is wall-clock
+    seconds, the one clock every process agrees on."""
+
+    def __init__(
+        self,
+        buckets: LimitStore,
+        prefix: str,
+        rate: float,
+        burst: int,
+        *,
+        max_names: int = 100_000,
+        prune_every: int = 1_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_names = max_names
+        self._buckets = buckets
+        self._prefix = prefix
+        self._clock = clock
+        self._prune_every = prune_every
+        self._takes = itertools.count(1)  # thread-safe enough: next() on a count is atomic under the GIL
+
+    def take(self, name: str) -> Verdict:
+        if self.rate <= 0:
+            return Verdict(True)
+        now = self._clock()
+        verdict = self._buckets.take(self._prefix + name, self.rate, self.burst, now)
+        if next(self._takes) % self._prune_every == 0:
+            self._buckets.prune(now, self.max_names)
+        return verdict
+
+    def peek(self, name: str) -> Verdict:
+        return self._buckets.peek(self._prefix + name, self.rate, self.burst, self._clock())
+
+
+def limiter(rate: float, burst: int, *, prefix: str, shared: LimitStore | None) -> Limiter:
+    """The database's buckets under `prefix` when `shared` is given, else this process's own."""
+    if shared is None:
+        return RateLimiter(rate, burst)
+    return StoredRateLimiter(shared, prefix, rate, burst)

@@ -1,5 +1,6 @@
 """What the routes share: the façade, the metrics, the rate limiter, the authentication budgets
-(`AuthGuard`), and background start-up work.
+(`AuthGuard`), and background start-up work. The limits count in memory for one process on a
+SQLite file, in the database's buckets otherwise.
 
 Routes reach these only through the dependencies in `deps.py`. The façade is synchronous and
 thread-safe (the store keeps a connection per thread), so route handlers are plain `def`
@@ -17,7 +18,7 @@ from typing import Literal
 from forethought.facade import Forethought
 from forethought.server.authguard import AuthGuard
 from forethought.server.metrics import Metrics
-from forethought.server.ratelimit import RateLimiter
+from forethought.server.ratelimit import Limiter, limiter
 from forethought.server.settings import ServerSettings
 
 __all__ = ["Services", "Startup", "TaskState"]
@@ -61,12 +62,16 @@ class Services:
     settings: ServerSettings
     metrics: Metrics = field(default_factory=Metrics)
     startup: Startup = field(default_factory=Startup)
-    limiter: RateLimiter = field(init=False)
+    limiter: Limiter = field(init=False)
     guard: AuthGuard = field(init=False)
 
     def __post_init__(self) -> None:
-        self.limiter = RateLimiter(self.settings.rate_per_second, self.settings.rate_burst)
-        self.guard = AuthGuard(self.settings)
+        # One process on a file counts in memory (no write per request); several workers, or a
+        # database server other hosts may share, count in the database (docs/architecture.md).
+        store = self.memory.store
+        shared = store.limits if self.settings.workers > 1 or store.capabilities.shared_server else None
+        self.limiter = limiter(self.settings.rate_per_second, self.settings.rate_burst, prefix="api:", shared=shared)
+        self.guard = AuthGuard(self.settings, shared)
 
     @property
     def mode(self) -> str:

@@ -12,6 +12,8 @@ one connection and one transaction; the backend's root `Store` owns them as attr
     store.traces      TraceStore    add, get, list
     store.keys        KeyStore      add, by_hash, list, revoke
     store.logins      LoginStore    create, get, drop, count, add_notice, take_notices
+    store.limits      LimitStore    take, peek, prune, count
+    store.imports     ImportJobStore  start, publish, beat, follow, abandon
     store.audit       AuditLog      events
     store.app_tables  AppTables     migrate, version, execute, execute_many, query
 
@@ -35,7 +37,9 @@ from typing import Any
 from forethought.store.contracts import (
     AppTables,
     AuditLog,
+    ImportJobStore,
     KeyStore,
+    LimitStore,
     LoginStore,
     OutboxStore,
     RecordStore,
@@ -63,8 +67,10 @@ __all__ = [
     "Capabilities",
     "ChangeSet",
     "Counters",
+    "ImportJobStore",
     "Job",
     "KeyStore",
+    "LimitStore",
     "LoginStore",
     "NewRecord",
     "OutboxStore",
@@ -93,6 +99,8 @@ class Store(ABC):
     traces: TraceStore
     keys: KeyStore
     logins: LoginStore
+    limits: LimitStore
+    imports: ImportJobStore
     audit: AuditLog
     app_tables: AppTables
 

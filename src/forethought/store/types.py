@@ -33,6 +33,9 @@ class Capabilities:
     vectors: bool = True
     # Deleting from the keyword index leaves no trace of the terms in the index itself.
     secure_fts_delete: bool = False
+    # The database is a server that processes on other hosts may share: state that must hold
+    # across processes (the rate limits' buckets) is kept in it even for one server process.
+    shared_server: bool = False
 
 
 @dataclass

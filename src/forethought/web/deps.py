@@ -50,7 +50,7 @@ _state_lock = threading.Lock()
 
 @dataclass(frozen=True)
 class WebState:
-    """What the workspace keeps per application: browser sessions and running imports."""
+    """What the workspace keeps per application: browser sessions and imports (both the store's)."""
 
     sessions: SessionStore
     imports: ImportJobs
@@ -58,11 +58,12 @@ class WebState:
 
 def get_state(request: Request, services: ServicesDep) -> WebState:
     # Kept on the application (not the module) so that several apps in one process, as in the
-    # tests, never share imports; sessions are the store's, shared by every process on it.
+    # tests, each wait for their own import threads; sessions and import jobs are the store's,
+    # shared by every process on it.
     with _state_lock:
         state: WebState | None = getattr(request.app.state, "web", None)
         if state is None:
-            state = WebState(SessionStore(services.memory.store.logins), ImportJobs())
+            state = WebState(SessionStore(services.memory.store.logins), ImportJobs(services.memory.store.imports))
             request.app.state.web = state
     return state
 

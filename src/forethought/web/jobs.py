@@ -5,8 +5,9 @@
 `session_id`), so bad input is refused before anything is written. `run_import` then hands each
 session to the façade's `submit_session` (scrub → capture → extract → validate → relate → review)
 and reports each stage of each one (captured, extracted, validated, filed). The page without
-JavaScript runs it in the request; with JavaScript an `ImportJob` runs it in a thread and the page
-follows its events over server-sent events.
+JavaScript runs it in the request; with JavaScript `ImportJobs` runs it in a thread, its events
+are kept in the store, and the page follows them over server-sent events from whichever server
+process its request reaches.
 """
 
 from __future__ import annotations
@@ -16,22 +17,25 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 from typing import Literal
 
-from forethought.domain import SpaceKey, Turn
+from forethought.domain import Turn
 from forethought.domain.ids import new_id
+from forethought.domain.times import utcnow
 from forethought.errors import ForethoughtError, InvalidInput
 from forethought.facade import Forethought, Scope
 from forethought.pipeline.transcripts import FORMATS, parse_transcript
+from forethought.store.contracts.imports import ImportEvent, ImportJobLimits, ImportJobStore, ImportsFull, ImportView
 from forethought.text.jsontext import load_json
 
 __all__ = [
     "FORMATS",
-    "ImportJob",
+    "WORKER_STOPPED",
     "ImportJobs",
     "ImportSummary",
+    "ImportsFull",
     "PlannedSession",
     "Progress",
     "plan_import",
@@ -42,7 +46,13 @@ log = logging.getLogger("forethought.web")
 
 Stage = Literal["parse", "remember", "done", "failed"]
 MAX_TITLE = 120
-MAX_JOBS = 64
+HEARTBEAT_S = 5.0  # a running job's process says it is alive this often
+# Jobs kept per space, events per job (a file of many sessions drops its oldest steps), no word
+# from its process for 30 s means the process is gone, and a day untouched the job is forgotten.
+LIMITS = ImportJobLimits(per_space=20, events=1000, stale_s=30.0, keep_s=24 * 3600.0)
+MAX_JOB_ID = 64  # job ids are 26-character ULIDs; anything longer is no job
+FOLLOW_BATCH = 200  # events read at once by a follower
+WORKER_STOPPED = "the worker running this import stopped; import the file again"
 _SESSION_FIELDS = ("sessionId", "session_id")
 
 
@@ -58,6 +68,11 @@ class Progress:
 
     def as_json(self) -> str:
         return json.dumps(asdict(self))
+
+    @classmethod
+    def of(cls, event: ImportEvent) -> Progress:
+        stage: Stage = event.stage if event.stage in ("parse", "remember", "done") else "failed"  # type: ignore[assignment]
+        return cls(event.seq, stage, event.percent, event.message, event.finished)
 
 
 @dataclass(frozen=True)
@@ -178,53 +193,22 @@ def run_import(memory: Forethought, scope: Scope, plan: list[PlannedSession], re
     return summary
 
 
-@dataclass
-class ImportJob:
-    """An import running in a thread; its events are kept so a page can follow (or re-follow) it."""
-
-    id: str
-    key: SpaceKey
-    events: list[Progress] = field(default_factory=list)
-    _changed: threading.Condition = field(default_factory=threading.Condition, repr=False)
-
-    @property
-    def finished(self) -> bool:
-        with self._changed:
-            return bool(self.events) and self.events[-1].finished
-
-    def publish(self, stage: Stage, percent: int, message: str) -> None:
-        with self._changed:
-            finished = stage in ("done", "failed")
-            self.events.append(Progress(len(self.events), stage, percent, message, finished))
-            self._changed.notify_all()
-
-    def events_after(self, seq: int, *, timeout_s: float) -> list[Progress]:
-        """Events after `seq` (-1 for all), waiting up to `timeout_s` for one to arrive."""
-        with self._changed:
-            self._changed.wait_for(lambda: len(self.events) > seq + 1, timeout=timeout_s)
-            return self.events[seq + 1 :]
-
-    def run(self, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> None:
-        try:
-            run_import(memory, scope, plan, self.publish)
-        except ForethoughtError as exc:
-            self.publish("failed", 100, f"the import stopped: {exc.summary}")
-        except Exception:  # the thread must always finish its stream; the log has the details
-            log.exception("import %s failed", self.id)
-            self.publish("failed", 100, "the import failed; see the server log")
-
-
 class ImportJobs:
-    """Imports started in this process, newest kept; each visible only from its own space."""
+    """Imports started from the web workspace. A job runs in a thread of the process that accepted
+    it; its record and events are the store's (`store.imports`), so any process can follow it,
+    and only from its own space. While it runs its process beats every `HEARTBEAT_S`; a job not
+    heard of for `STALE_S` has lost its process, and the first follower to notice ends its stream
+    with a failed event. `clock` is for the tests."""
 
-    def __init__(self) -> None:
-        self._jobs: dict[str, ImportJob] = {}
+    def __init__(self, store: ImportJobStore, *, clock: Callable[[], datetime] = utcnow) -> None:
+        self._store = store
+        self._clock = clock
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
 
     def wait(self, timeout_s: float = 60.0) -> bool:
-        """Wait for running imports to end (before the store they write to closes); True when
-        none is left running."""
+        """Wait for this process's running imports to end (before the store they write to
+        closes); True when none is left running."""
         deadline = time.monotonic() + timeout_s
         with self._lock:
             threads = list(self._threads)
@@ -234,20 +218,63 @@ class ImportJobs:
             self._threads = [t for t in self._threads if t.is_alive()]
             return not self._threads
 
-    def start(self, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> ImportJob:
-        job = ImportJob(new_id(), scope.key)
-        with self._lock:
-            while len(self._jobs) >= MAX_JOBS:
-                oldest = next((i for i, j in self._jobs.items() if j.finished), next(iter(self._jobs)))
-                del self._jobs[oldest]
-            self._jobs[job.id] = job
-        thread = threading.Thread(target=job.run, args=(memory, scope, plan), name=f"import-{job.id}", daemon=True)
+    def start(self, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> str:
+        """Record the job in the store and run it in a thread; its id. Raises ImportsFull when
+        the space's every kept job is still running."""
+        job_id = new_id()
+        self._store.start(job_id, scope.space().id, self._clock(), LIMITS)
+        thread = threading.Thread(
+            target=self._run, args=(job_id, memory, scope, plan), name=f"import-{job_id}", daemon=True
+        )
         with self._lock:
             self._threads = [*(t for t in self._threads if t.is_alive()), thread]
         thread.start()
-        return job
+        return job_id
 
-    def get(self, job_id: str, key: SpaceKey) -> ImportJob | None:
-        with self._lock:
-            job = self._jobs.get(job_id)
-        return job if job is not None and job.key == key else None
+    def follow(self, job_id: str, scope: Scope, after_seq: int, *, limit: int = FOLLOW_BATCH) -> ImportView | None:
+        """The job's events after `after_seq`, or None when this space has no such job. A job
+        whose process stopped is ended here, with a failed event that says so."""
+        space = scope.existing()
+        if space is None or not 0 < len(job_id) <= MAX_JOB_ID:
+            return None
+        view = self._store.follow(job_id, space.id, after_seq, limit)
+        if view is None or view.finished or view.events:
+            return view
+        now = self._clock()
+        if (now - view.updated_at).total_seconds() > LIMITS.stale_s:
+            self._store.abandon(job_id, space.id, now - timedelta(seconds=LIMITS.stale_s), WORKER_STOPPED, now)
+            return self._store.follow(job_id, space.id, after_seq, limit)
+        return view
+
+    def _run(self, job_id: str, memory: Forethought, scope: Scope, plan: list[PlannedSession]) -> None:
+        def publish(stage: Stage, percent: int, message: str) -> None:
+            finished = stage in ("done", "failed")
+            self._store.publish(job_id, stage, percent, message, finished=finished, now=self._clock(), limits=LIMITS)
+
+        done = threading.Event()
+        beat = threading.Thread(target=self._beat, args=(job_id, done), name=f"import-beat-{job_id}", daemon=True)
+        beat.start()
+        try:
+            run_import(memory, scope, plan, publish)
+        except ForethoughtError as exc:
+            self._publish_quietly(publish, f"the import stopped: {exc.summary}")
+        except Exception:  # the thread must always finish its stream; the log has the details
+            log.exception("import %s failed", job_id)
+            self._publish_quietly(publish, "the import failed; see the server log")
+        finally:
+            done.set()
+            beat.join()
+
+    def _beat(self, job_id: str, done: threading.Event) -> None:
+        while not done.wait(HEARTBEAT_S):
+            try:
+                self._store.beat(job_id, self._clock())
+            except ForethoughtError:  # a busy store misses one beat; the next one counts
+                log.warning("import %s: heartbeat not written", job_id)
+
+    @staticmethod
+    def _publish_quietly(publish: Report, message: str) -> None:
+        try:
+            publish("failed", 100, message)
+        except ForethoughtError:  # the store itself failed: followers will see the job go stale
+            log.exception("could not record the end of an import")

@@ -2,7 +2,9 @@
 
 from forethought.store.contracts.app_tables import AppTables
 from forethought.store.contracts.audit import AuditLog
+from forethought.store.contracts.imports import ImportJobStore
 from forethought.store.contracts.keys import KeyStore
+from forethought.store.contracts.limits import LimitStore
 from forethought.store.contracts.logins import LoginStore
 from forethought.store.contracts.outbox import OutboxStore
 from forethought.store.contracts.records import RecordStore
@@ -14,7 +16,9 @@ from forethought.store.contracts.traces import TraceStore
 __all__ = [
     "AppTables",
     "AuditLog",
+    "ImportJobStore",
     "KeyStore",
+    "LimitStore",
     "LoginStore",
     "OutboxStore",
     "RecordStore",

@@ -27,7 +27,9 @@ from forethought.store.postgres.search import PostgresSearch
 from forethought.store.postgres.sessions import PostgresSessions
 from forethought.store.postgres.spaces import PostgresSpaces
 from forethought.store.sql.audit import SqlAuditLog
+from forethought.store.sql.imports import SqlImportJobs
 from forethought.store.sql.keys import SqlKeys
+from forethought.store.sql.limits import SqlLimits
 from forethought.store.sql.logins import SqlLogins
 from forethought.store.sql.meta import bind_embedder
 from forethought.store.sql.traces import SqlTraces
@@ -59,7 +61,7 @@ class PostgresStore(Store):
             self._db.close()
             raise
         self.pgvector = str(version)
-        self.capabilities = Capabilities(fts=True, vectors=True, secure_fts_delete=True)
+        self.capabilities = Capabilities(fts=True, vectors=True, secure_fts_delete=True, shared_server=True)
         self.spaces = PostgresSpaces(self._db, secret=self._load_secret())
         self.records = PostgresRecords(self._db, dim=dim)
         self.search = PostgresSearch(self._db, dim=dim)
@@ -68,6 +70,8 @@ class PostgresStore(Store):
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
         self.logins = SqlLogins(self._db, _advisory_lock)
+        self.limits = SqlLimits(self._db)
+        self.imports = SqlImportJobs(self._db, _advisory_lock)
         self.audit = SqlAuditLog(self._db)
         self.app_tables = PostgresAppTables(self._db)
 

@@ -16,7 +16,9 @@ from typing import Any
 
 from forethought.store.base import Capabilities, Store
 from forethought.store.sql.audit import SqlAuditLog
+from forethought.store.sql.imports import SqlImportJobs
 from forethought.store.sql.keys import SqlKeys
+from forethought.store.sql.limits import SqlLimits
 from forethought.store.sql.logins import SqlLogins
 from forethought.store.sql.meta import bind_embedder
 from forethought.store.sql.traces import SqlTraces
@@ -68,6 +70,8 @@ class SQLiteStore(Store):
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
         self.logins = SqlLogins(self._db, _serialised_already)
+        self.limits = SqlLimits(self._db)
+        self.imports = SqlImportJobs(self._db, _serialised_already)
         self.audit = SqlAuditLog(self._db)
         self.app_tables = SQLiteAppTables(self._db)
 

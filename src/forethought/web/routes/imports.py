@@ -3,9 +3,11 @@
 Without JavaScript the form posts to `.../import` and the import runs in the request, ending on
 a result page. With JavaScript (static/app.js) the same form posts to `.../import/jobs`, the
 import runs in a thread, and the page follows `.../import/jobs/{id}/events` (server-sent events)
-to draw its progress bar. Both parse everything first, so bad input changes nothing. The form
-may name the person among the transcript's named speakers and say when the session happened
-(an ISO 8601 time with its time zone) for a transcript that carries no times.
+to draw its progress bar; the job's events are the store's, so the stream may reach any server
+process, and a job whose process died ends with a failed event saying so. Both parse everything
+first, so bad input changes nothing. The form may name the person among the transcript's named
+speakers and say when the session happened (an ISO 8601 time with its time zone) for a
+transcript that carries no times.
 
 A project's import page also takes its rule files and ADR Markdown files (several at once) at
 `.../import/documents`: read by name and filed once each (`forethought.projects.documents`), in
@@ -30,14 +32,14 @@ from forethought.pipeline.transcripts import MAX_TRANSCRIPT_BYTES
 from forethought.projects.documents import MAX_FILE_CHARS, MAX_FILES, file_texts
 from forethought.web.deps import FormPlaceDep, FormProjectDep, Place, PlaceDep
 from forethought.web.errors import PageError, PageRoute
-from forethought.web.jobs import FORMATS, PlannedSession, Progress, plan_import, run_import
+from forethought.web.jobs import FORMATS, ImportsFull, PlannedSession, Progress, plan_import, run_import
 from forethought.web.render import page
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/web/apps/{app}/{subject}/import", route_class=PageRoute, include_in_schema=False)
 
-POLL_S = 0.1  # how often an event stream looks for new progress
+POLL_S = 0.2  # how often an event stream looks for new progress (a read of the store)
 KEEPALIVE_S = 15.0
 
 Text = Annotated[str, Form()]
@@ -171,9 +173,16 @@ async def start_import(place: FormPlaceDep, fields: FieldsDep, file: Upload = No
         plan = await _plan(fields, file)
     except InvalidInput as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
-    job = place.viewer.state.imports.start(place.memory, place.scope, plan)
+    try:
+        job_id = await asyncio.to_thread(place.viewer.state.imports.start, place.memory, place.scope, plan)
+    except ImportsFull:
+        return JSONResponse(
+            {"error": "too many imports are running for this subject; wait for one to finish"},
+            status_code=429,
+            headers={"Retry-After": "10"},
+        )
     return JSONResponse(
-        {"events": place.url(f"import/jobs/{job.id}/events"), "inbox": place.url("inbox")}, status_code=202
+        {"events": place.url(f"import/jobs/{job_id}/events"), "inbox": place.url("inbox")}, status_code=202
     )
 
 
@@ -183,9 +192,9 @@ def _sse(event: Progress) -> str:
 
 @router.get("/jobs/{job_id}/events")
 async def follow_import(request: Request, place: PlaceDep, job_id: str) -> StreamingResponse:
-    job = place.viewer.state.imports.get(job_id, place.key)
-    if job is None:
-        raise PageError(404, "No such import here (imports are kept only while the server runs).")
+    imports = place.viewer.state.imports
+    if await asyncio.to_thread(imports.follow, job_id, place.scope, -1, limit=1) is None:
+        raise PageError(404, "No such import here (finished imports are kept for a day).")
     # A reconnecting browser resumes where it was. Headers arrive decoded as Latin-1, so a stray
     # byte can read as a superscript digit: only ASCII digits are an event id.
     last = request.headers.get("last-event-id")
@@ -198,12 +207,13 @@ async def follow_import(request: Request, place: PlaceDep, job_id: str) -> Strea
         nonlocal seen
         idle = 0.0
         while True:
-            fresh = job.events_after(seen, timeout_s=0)
+            view = await asyncio.to_thread(imports.follow, job_id, place.scope, seen)
+            fresh = [] if view is None else [Progress.of(e) for e in view.events]
             for event in fresh:
                 yield _sse(event)
                 seen = event.seq
-            if fresh and fresh[-1].finished:
-                return
+            if view is None or (view.finished and (not fresh or fresh[-1].finished)):
+                return  # the end (seen now or before), or the job went with its space
             if await request.is_disconnected():
                 return
             idle = 0.0 if fresh else idle + POLL_S
