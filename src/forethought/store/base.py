@@ -8,6 +8,7 @@ one connection and one transaction; the backend's root `Store` owns them as attr
                                     lineage, list, count, statement_tokens, forget
     store.search      SearchIndex   keyword, vector, terms
     store.outbox      OutboxStore   claim, complete_embedding, retry, pending
+    store.index_sync  IndexSyncStore enable, enabled, queue, claim, done, retry, pending
     store.sessions    SessionStore  add, append_turns, get, list
     store.traces      TraceStore    add, get, list
     store.keys        KeyStore      add, by_hash, list, revoke
@@ -23,7 +24,7 @@ compare-and-set failures and clashes with stored data, `InvalidInput` for a requ
 could honour, `StoreBusy` when a write lock cannot be had before the deadline, and
 `BackendError` for anything else the backend reports. Nothing backend-specific escapes.
 
-The values crossing the seam (`ChangeSet`, `NewRecord`, `RecordFilter`, `Job`, `ScoredId`,
+The values crossing the seam (`ChangeSet`, `NewRecord`, `RecordFilter`, `Job`, `SyncJob`, `ScoredId`,
 `Capabilities`, `AppMigration`) live in `forethought.store.types` and are imported from here.
 """
 
@@ -35,6 +36,7 @@ from typing import Any
 from forethought.store.contracts import (
     AppTables,
     AuditLog,
+    IndexSyncStore,
     KeyStore,
     LoginStore,
     OutboxStore,
@@ -53,6 +55,7 @@ from forethought.store.types import (
     NewRecord,
     RecordFilter,
     ScoredId,
+    SyncJob,
     Vector,
 )
 
@@ -63,6 +66,7 @@ __all__ = [
     "Capabilities",
     "ChangeSet",
     "Counters",
+    "IndexSyncStore",
     "Job",
     "KeyStore",
     "LoginStore",
@@ -75,6 +79,7 @@ __all__ = [
     "SessionStore",
     "SpaceStore",
     "Store",
+    "SyncJob",
     "TraceStore",
     "Vector",
 ]
@@ -89,6 +94,7 @@ class Store(ABC):
     records: RecordStore
     search: SearchIndex
     outbox: OutboxStore
+    index_sync: IndexSyncStore
     sessions: SessionStore
     traces: TraceStore
     keys: KeyStore

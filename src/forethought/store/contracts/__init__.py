@@ -2,6 +2,7 @@
 
 from forethought.store.contracts.app_tables import AppTables
 from forethought.store.contracts.audit import AuditLog
+from forethought.store.contracts.index_sync import IndexSyncStore
 from forethought.store.contracts.keys import KeyStore
 from forethought.store.contracts.logins import LoginStore
 from forethought.store.contracts.outbox import OutboxStore
@@ -14,6 +15,7 @@ from forethought.store.contracts.traces import TraceStore
 __all__ = [
     "AppTables",
     "AuditLog",
+    "IndexSyncStore",
     "KeyStore",
     "LoginStore",
     "OutboxStore",

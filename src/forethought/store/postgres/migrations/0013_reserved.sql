@@ -1,0 +1,2 @@
+-- Reserved for the shared-state branch's step 13 (rate-limit counters and import jobs), which
+-- replaces this file when both branches meet; it changes nothing, so the numbers stay 1..n.
