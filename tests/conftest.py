@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from forethought import Forethought, Scope, SpaceKey
 from forethought.embed.hashing import HashingEmbedder
 from forethought.plugins import registry
 from forethought.store.postgres import PostgresStore
+from tests.hindsight_server import HindsightServer, HindsightUnavailable
 from tests.pg_server import TEMPLATE, PostgresServer, PostgresUnavailable
 
 _real_connect = socket.socket.connect
@@ -92,6 +94,22 @@ def postgres_dsn(postgres_server: PostgresServer) -> Iterator[str]:
         yield dsn
     finally:
         postgres_server.drop_database(dsn)
+
+
+@pytest.fixture(scope="session")
+def hindsight_server(postgres_server: PostgresServer) -> Iterator[HindsightServer]:
+    """One real Hindsight server per test process, on loopback and offline, in its own database of
+    the test PostgreSQL server (see tests/hindsight_server.py). Not installed: the test fails with
+    the fix (`make hindsight`), never skips."""
+    dsn = postgres_server.create_database(f"hindsight_{uuid.uuid4().hex[:12]}")
+    try:
+        server = HindsightServer(dsn, HashingEmbedder())
+    except HindsightUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

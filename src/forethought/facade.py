@@ -34,20 +34,27 @@ from forethought.pipeline.staleness import Verdict
 from forethought.pipeline.trace import Trace
 from forethought.pipeline.turn import TurnResult
 from forethought.plugins import open_store, registry
-from forethought.recall import RecallConfig, RecallResult
+from forethought.recall import RecallConfig, RecallEngine, RecallResult
 from forethought.store.base import Store
 from forethought.targets import backend_for
+from forethought.upkeep import Upkeep
 
 __all__ = ["Forethought", "History", "OutboxReport", "RetainItem", "Retained", "Scope"]
 
 
-class Forethought:
-    """Governed memory over one store, one embedder and, optionally, one chat model."""
+class Forethought(Upkeep):
+    """Governed memory over one store, one embedder and, optionally, one chat model (upkeep: `Upkeep`)."""
 
     def __init__(
-        self, store: Store, embedder: Embedder | None, *, actor: str = "api", model: ChatModel | None = None
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        *,
+        actor: str = "api",
+        model: ChatModel | None = None,
+        engine: RecallEngine | None = None,
     ) -> None:
-        self.memory = Memory(store, embedder, actor=actor)
+        self.memory = Memory(store, embedder, actor=actor, engine=engine)
         self.pipeline = Pipeline(self.memory, model)  # model None: heuristic mode, and labelled so
 
     @classmethod
@@ -59,13 +66,14 @@ class Forethought:
         actor: str = "api",
         model: ChatModel | None = None,
         store: str | None = None,
+        engine: RecallEngine | None = None,
     ) -> Forethought:
-        """Open the store at `path`: a SQLite file (created if needed) or a `postgresql://` URL (an
-        existing database), or the registered backend `store` names. `embedder` is an Embedder, or
-        "minilm" (the shipped ONNX model), "hashing" (no model), or None (keyword and term recall)."""
+        """Open the store at `path`: a SQLite file (created if needed), a `postgresql://` URL (an existing
+        database), or the backend `store` names. `embedder`: an Embedder, "minilm" (the shipped ONNX model),
+        "hashing" (no model) or None (keyword and term recall); `engine`: None (built-in) or e.g. Hindsight."""
         chosen = registry().embedder(embedder)() if isinstance(embedder, str) else embedder
         backend = open_store(store or backend_for(path), path, dim=chosen.dim if chosen is not None else 384)
-        return cls(backend, chosen, actor=actor, model=model)
+        return cls(backend, chosen, actor=actor, model=model, engine=engine)
 
     # -- what it runs on -------------------------------------------------------------------
     @property
@@ -97,9 +105,6 @@ class Forethought:
         clone.memory = self.memory.acting_as(actor)
         clone.pipeline = Pipeline(clone.memory, self.pipeline.model)
         return clone
-
-    def stats(self) -> dict[str, Any]:  # what the store reports about itself (never content)
-        return self.memory.store.stats()
 
     def __enter__(self) -> Forethought:
         return self
@@ -191,10 +196,6 @@ class Forethought:
     ) -> list[Retained]:
         """Store many memories, embedded in batches, each batch one transaction."""
         return self.memory.retain_many(scope, items, source=source, batch_size=batch_size, progress=progress)
-
-    def drain_outbox(self, *, limit: int = 256) -> OutboxReport:
-        """Do owed work (embeddings the embedder could not make at retain time)."""
-        return self.memory.drain_outbox(limit=limit)
 
     def supersede(
         self,

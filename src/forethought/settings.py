@@ -11,6 +11,11 @@ forethought.toml:
     embedder = "minilm"          # or "hashing"
     workspace = "default"
 
+    [recall]                     # who answers recall: "builtin" (default) or "hindsight"
+    engine = "hindsight"
+    hindsight_url = "http://127.0.0.1:8888"
+    hindsight_bank = "forethought"
+
     [llm]                        # keys: provider, model, base_url, timeout_s, max_retries, structured_output
     provider = "openai_compatible"
     base_url = "http://127.0.0.1:8080/v1"
@@ -24,17 +29,44 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from forethought.errors import InvalidInput
 from forethought.llm.config import LLMSettings
 
-__all__ = ["DEFAULT_DB", "Settings"]
+__all__ = ["DEFAULT_DB", "RecallSettings", "Settings"]
 
 DEFAULT_DB = str(Path(".forethought") / "forethought.db")
 _LLM_KEYS = set(LLMSettings.model_fields) - {"api_key"}  # the key is refused separately, with its own message
+
+
+class RecallSettings(BaseModel):
+    """Which engine answers recall; Hindsight needs its server's URL (FORETHOUGHT_RECALL_ENGINE,
+    FORETHOUGHT_HINDSIGHT_URL, FORETHOUGHT_HINDSIGHT_BANK override the file's [recall] table)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    engine: Literal["builtin", "hindsight"] = "builtin"
+    hindsight_url: str | None = None
+    hindsight_bank: str = "forethought"
+
+    @classmethod
+    def load(cls, file: Mapping[str, Any], environ: Mapping[str, str], where: str) -> RecallSettings:
+        unknown = set(file) - set(cls.model_fields)
+        if unknown:
+            raise InvalidInput(f"{where}: unknown [recall] keys: {', '.join(sorted(unknown))}")
+        picked = dict(file)
+        for key in cls.model_fields:
+            env = environ.get(f"FORETHOUGHT_{'RECALL_' if key == 'engine' else ''}{key.upper()}", "").strip()
+            if env:
+                picked[key] = env
+        if picked.get("engine", "builtin") not in ("builtin", "hindsight"):
+            raise InvalidInput(f"recall engine {picked['engine']!r}: use 'builtin' or 'hindsight'")
+        if picked.get("engine") == "hindsight" and not picked.get("hindsight_url"):
+            raise InvalidInput("the hindsight recall engine needs its server's URL (FORETHOUGHT_HINDSIGHT_URL)")
+        return cls(**picked)
 
 
 class Settings(BaseModel):
@@ -44,6 +76,7 @@ class Settings(BaseModel):
     embedder: str = "minilm"
     workspace: str = "default"
     llm: LLMSettings = LLMSettings()
+    recall: RecallSettings = RecallSettings()
     config_file: str | None = None  # where the file settings came from, for `doctor`
 
     @classmethod
@@ -51,8 +84,9 @@ class Settings(BaseModel):
         path = _config_path(environ, cwd or Path.cwd())
         file = _read(path) if path else {}
         core = file.get("forethought", {})
-        if not isinstance(core, dict) or not isinstance(file.get("llm", {}), dict):
-            raise InvalidInput(f"{path}: [forethought] and [llm] must be tables")
+        tables = (core, file.get("llm", {}), file.get("recall", {}))
+        if not all(isinstance(t, dict) for t in tables):
+            raise InvalidInput(f"{path}: [forethought], [llm] and [recall] must be tables")
         unknown = set(core) - {"db", "embedder", "workspace"}
         if unknown:
             raise InvalidInput(f"{path}: unknown [forethought] keys: {', '.join(sorted(unknown))}")
@@ -74,6 +108,7 @@ class Settings(BaseModel):
             embedder=pick("embedder", "FORETHOUGHT_EMBEDDER", "minilm"),
             workspace=pick("workspace", "FORETHOUGHT_WORKSPACE", "default"),
             llm=LLMSettings.from_env(merged),
+            recall=RecallSettings.load(file.get("recall", {}), environ, str(path)),
             config_file=str(path) if path else None,
         )
 

@@ -51,3 +51,30 @@ def test_bad_files_are_refused_clearly(tmp_path: Path, content: str, message: st
 def test_an_explicit_config_path_must_exist(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="no file"):
         Settings.load({"FORETHOUGHT_CONFIG": str(tmp_path / "missing.toml")}, cwd=tmp_path)
+
+
+def test_the_recall_engine_comes_from_the_file_or_the_environment(tmp_path: Path) -> None:
+    assert Settings.load({}, cwd=tmp_path).recall.engine == "builtin"
+    (tmp_path / "forethought.toml").write_text('[recall]\nengine = "hindsight"\nhindsight_url = "http://127.0.0.1:1"\n')
+    recall = Settings.load({}, cwd=tmp_path).recall
+    assert (recall.engine, recall.hindsight_url, recall.hindsight_bank) == (
+        "hindsight",
+        "http://127.0.0.1:1",
+        "forethought",
+    )
+    env = {"FORETHOUGHT_RECALL_ENGINE": "builtin", "FORETHOUGHT_HINDSIGHT_BANK": "team"}
+    assert Settings.load(env, cwd=tmp_path).recall.model_dump() == {
+        "engine": "builtin",
+        "hindsight_url": "http://127.0.0.1:1",
+        "hindsight_bank": "team",
+    }
+
+
+def test_a_hindsight_engine_without_a_url_or_an_unknown_engine_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="URL"):
+        Settings.load({"FORETHOUGHT_RECALL_ENGINE": "hindsight"}, cwd=tmp_path)
+    with pytest.raises(InvalidInput, match="builtin"):
+        Settings.load({"FORETHOUGHT_RECALL_ENGINE": "elastic"}, cwd=tmp_path)
+    (tmp_path / "forethought.toml").write_text("[recall]\nurl = 'x'\n")
+    with pytest.raises(InvalidInput, match="unknown"):
+        Settings.load({}, cwd=tmp_path)

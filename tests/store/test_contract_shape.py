@@ -16,6 +16,7 @@ ATTRIBUTES = {
     "records": "RecordStore",
     "search": "SearchIndex",
     "outbox": "OutboxStore",
+    "index_sync": "IndexSyncStore",
     "sessions": "SessionStore",
     "traces": "TraceStore",
     "keys": "KeyStore",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from forethought.apps.base import App
+from forethought.engines import engine_from_settings
 from forethought.errors import InvalidInput, NotFound
 from forethought.facade import Forethought, Scope
 from forethought.llm.base import ChatModel
@@ -55,7 +56,8 @@ class Context:
             db: str | Path = self.settings.db if is_postgres_url(self.settings.db) else Path(self.settings.db)
             if not create and isinstance(db, Path) and not db.exists():
                 raise NotFound(f"no database at {db} (retain, submit or import something first, or pass --db)")
-            self._memory = Forethought.open(db, embedder=self.settings.embedder, actor="cli")
+            engine = engine_from_settings(self.settings.recall)
+            self._memory = Forethought.open(db, embedder=self.settings.embedder, actor="cli", engine=engine)
         return self._memory
 
     def model(self) -> ChatModel | None:

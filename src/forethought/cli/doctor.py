@@ -11,6 +11,7 @@ from forethought.cli.context import Context, Output
 from forethought.errors import ForethoughtError
 from forethought.llm.health import health_check
 from forethought.plugins import registry
+from forethought.settings import RecallSettings
 from forethought.targets import backend_for, display_target, is_postgres_url
 
 __all__ = ["doctor"]
@@ -62,6 +63,12 @@ def _model(ctx: Context) -> dict[str, Any]:
     }
 
 
+def _engine_line(recall: RecallSettings) -> str:
+    if recall.engine != "hindsight":
+        return recall.engine
+    return f"{recall.engine} at {recall.hindsight_url}, bank {recall.hindsight_bank}"
+
+
 def doctor(ctx: Context) -> Output:
     store, embedder, model = _store(ctx), _embedder(ctx), _model(ctx)
     apps = registry().names("app")
@@ -73,6 +80,7 @@ def doctor(ctx: Context) -> Output:
         "store": store,
         "embedder": embedder,
         "model": model,
+        "engine": ctx.settings.recall.model_dump(),
         "apps": apps,
     }
     ok = bool(store["ok"] and embedder["ok"] and model["ok"])
@@ -86,6 +94,7 @@ def doctor(ctx: Context) -> Output:
         f"{mark[model['ok']]} model     {model['provider']}"
         + (f" {model['model']}" if "model" in model else "")
         + f" ({model['mode']}): {model['detail']}",
+        f"     engine    {_engine_line(ctx.settings.recall)}",
         f"     apps      {', '.join(apps)}",
     ]
     return Output(report, "\n".join(lines), code=0 if ok else 5)

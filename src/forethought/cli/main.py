@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from forethought.cli import core, keys, mcp, pipeline, project, serve
+from forethought.cli import core, index, keys, mcp, pipeline, project, serve
 from forethought.cli.context import Context, Output
 from forethought.cli.demo import run_demo
 from forethought.cli.doctor import doctor
@@ -34,6 +34,7 @@ COMMANDS: dict[str, Callable[[Context], Output]] = {
     **core.COMMANDS,
     **pipeline.COMMANDS,
     "doctor": doctor,
+    "index": index.index,
     "keys": keys.keys,
     "project": project.project,
     "serve": serve.serve,
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     core.register(add)
     pipeline.register(add)
     keys.register(add)
+    index.register(add)
     project.register(add)
     serve.register(add)
     mcp.register(add)

@@ -35,6 +35,7 @@ from forethought.memory.changes import replacement
 from forethought.memory.history import History, record_history
 from forethought.memory.keys import Keys
 from forethought.memory.outbox import OutboxReport, drain
+from forethought.memory.recall_filter import recall_filter
 from forethought.memory.scope import Scope, resolve_scope
 from forethought.memory.transfer import export_space, import_space, read_export
 from forethought.memory.writing import (
@@ -51,11 +52,11 @@ from forethought.memory.writing import (
     retain_drafts,
 )
 from forethought.plugins import registry
-from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset, run_recall
+from forethought.recall import RecallConfig, RecallRequest, RecallResult, preset
+from forethought.recall.base import BuiltinEngine, RecallEngine, ReconcileReport, SyncReport
 from forethought.store.base import ChangeSet, NewRecord, RecordFilter, Store
 
 __all__ = ["Memory"]
-
 
 FORGOTTEN = "[forgotten]"
 MIN_REDACTED_CHARS = 8  # shorter texts ("ok", "yes") would cut words out of unrelated turns
@@ -64,10 +65,14 @@ MIN_REDACTED_CHARS = 8  # shorter texts ("ok", "yes") would cut words out of unr
 class Memory:
     """Records, recall, writing, the outbox and export/import over one store."""
 
-    def __init__(self, store: Store, embedder: Embedder | None, *, actor: str = "api") -> None:
+    def __init__(
+        self, store: Store, embedder: Embedder | None, *, actor: str = "api", engine: RecallEngine | None = None
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.actor = actor
+        self.engine = engine or BuiltinEngine()  # who answers recall (an outside index syncs from here)
+        self.engine.attach(store)
         self.keys = Keys(store)
         if embedder is not None:
             store.check_embedder(embedder.name, embedder.dim)
@@ -178,9 +183,15 @@ class Memory:
         return index_records(records, self.embedder)
 
     def drain_outbox(self, *, limit: int = 256) -> OutboxReport:
-        """Do owed work (embeddings the embedder could not make at retain time), at most `limit`
-        jobs. Failures are retried later with exponential backoff; nothing is ever dropped."""
+        """Do up to `limit` owed embeddings (not made at retain time); failures retried, never dropped."""
         return drain(self.store, self.embedder, limit=limit)
+
+    def sync_index(self, *, limit: int = 256) -> SyncReport:
+        """Send up to `limit` queued changes to the engine's outside index (failures retried later)."""
+        return self.engine.sync(self.store, limit=limit)
+
+    def reconcile_index(self) -> ReconcileReport:  # compare every record with the outside index, fix drift
+        return self.engine.reconcile(self.store)
 
     def supersede(
         self,
@@ -309,24 +320,14 @@ class Memory:
         self.own(scope)
         text = limits.check_query(query)
         limits.check_k(k)
-        when = None if as_of is None else parse_time(as_of, field="as_of")
-        if statuses is None:
-            statuses = (Status.ACTIVE, Status.SUPERSEDED) if when is not None else (Status.ACTIVE,)
-        flt = RecordFilter(
-            statuses=tuple(Status(s) for s in statuses),
-            kinds=tuple(limits.check_kind(kind) for kind in kinds),
-            tags=limits.check_tags(tags),
-            occurred_after=None if after is None else parse_time(after, field="after"),
-            occurred_before=None if before is None else parse_time(before, field="before"),
-            as_of=when,
-        )
+        flt = recall_filter(kinds=kinds, tags=tags, statuses=statuses, as_of=as_of, after=after, before=before)
         if token_budget is not None and token_budget < 1:
             raise InvalidInput("token_budget: must be at least 1")
         target = scope.existing()
         if target is None:
-            return RecallResult(query=text, strategy=preset(strategy).name, hits=[], tokens=0)
+            return RecallResult(query=text, strategy=preset(strategy).name, hits=[], tokens=0, engine=self.engine.name)
         request = RecallRequest(target.id, text, k, flt, preset(strategy), token_budget)
-        return run_recall(self.store, self.embedder, request)
+        return self.engine.recall(self.store, self.embedder, request)
 
     def history(self, scope: Scope, record_id: str) -> History:
         """The record's versions and supersession chain (both directions), oldest first."""

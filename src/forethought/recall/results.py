@@ -67,3 +67,8 @@ class RecallResult(BaseModel):
     # Signals that could not run (e.g. "semantic" while the embedding model is down): the ranking
     # was made without them.
     unavailable: list[str] = Field(default_factory=list)
+    # Which engine answered ("builtin", "hindsight"), and how many of the results an outside index
+    # proposed the store refused: another space's, not matching the filter (e.g. no longer current),
+    # or gone. Fail closed: such a result is never returned, only counted.
+    engine: str = "builtin"
+    dropped: int = 0

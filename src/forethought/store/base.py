@@ -8,6 +8,7 @@ one connection and one transaction; the backend's root `Store` owns them as attr
                                     lineage, list, count, statement_tokens, forget
     store.search      SearchIndex   keyword, vector, terms
     store.outbox      OutboxStore   claim, complete_embedding, retry, pending
+    store.index_sync  IndexSyncStore enable, enabled, queue, claim, done, retry, pending
     store.sessions    SessionStore  add, append_turns, get, list
     store.traces      TraceStore    add, get, list
     store.keys        KeyStore      add, by_hash, list, revoke
@@ -25,7 +26,7 @@ compare-and-set failures and clashes with stored data, `InvalidInput` for a requ
 could honour, `StoreBusy` when a write lock cannot be had before the deadline, and
 `BackendError` for anything else the backend reports. Nothing backend-specific escapes.
 
-The values crossing the seam (`ChangeSet`, `NewRecord`, `RecordFilter`, `Job`, `ScoredId`,
+The values crossing the seam (`ChangeSet`, `NewRecord`, `RecordFilter`, `Job`, `SyncJob`, `ScoredId`,
 `Capabilities`, `AppMigration`) live in `forethought.store.types` and are imported from here.
 """
 
@@ -38,6 +39,7 @@ from forethought.store.contracts import (
     AppTables,
     AuditLog,
     ImportJobStore,
+    IndexSyncStore,
     KeyStore,
     LimitStore,
     LoginStore,
@@ -57,6 +59,7 @@ from forethought.store.types import (
     NewRecord,
     RecordFilter,
     ScoredId,
+    SyncJob,
     Vector,
 )
 
@@ -68,6 +71,7 @@ __all__ = [
     "ChangeSet",
     "Counters",
     "ImportJobStore",
+    "IndexSyncStore",
     "Job",
     "KeyStore",
     "LimitStore",
@@ -81,6 +85,7 @@ __all__ = [
     "SessionStore",
     "SpaceStore",
     "Store",
+    "SyncJob",
     "TraceStore",
     "Vector",
 ]
@@ -95,6 +100,7 @@ class Store(ABC):
     records: RecordStore
     search: SearchIndex
     outbox: OutboxStore
+    index_sync: IndexSyncStore
     sessions: SessionStore
     traces: TraceStore
     keys: KeyStore

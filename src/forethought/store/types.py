@@ -20,6 +20,7 @@ __all__ = [
     "NewRecord",
     "RecordFilter",
     "ScoredId",
+    "SyncJob",
     "TurnHit",
     "Vector",
 ]
@@ -98,6 +99,17 @@ class Job:
     space_id: str
     record_id: str
     kind: str  # "embed"
+    attempts: int
+
+
+@dataclass(frozen=True)
+class SyncJob:
+    """A record whose state a remote index must be brought to (see `IndexSyncStore`)."""
+
+    id: int
+    space_id: str
+    record_id: str
+    generation: int  # grows with every change queued for the record
     attempts: int
 
 

@@ -3,6 +3,7 @@
 from forethought.store.contracts.app_tables import AppTables
 from forethought.store.contracts.audit import AuditLog
 from forethought.store.contracts.imports import ImportJobStore
+from forethought.store.contracts.index_sync import IndexSyncStore
 from forethought.store.contracts.keys import KeyStore
 from forethought.store.contracts.limits import LimitStore
 from forethought.store.contracts.logins import LoginStore
@@ -17,6 +18,7 @@ __all__ = [
     "AppTables",
     "AuditLog",
     "ImportJobStore",
+    "IndexSyncStore",
     "KeyStore",
     "LimitStore",
     "LoginStore",

@@ -16,7 +16,13 @@ from forethought.store.rows import RECORD_COLUMNS, keyword_body, record_values
 from forethought.store.sql.audit import insert_events
 from forethought.store.sql.erasure import forget_lineage
 from forethought.store.sql.filters import marks
-from forethought.store.sql.records import SqlRecordReads, check_change_set, write_transitions_and_evidence
+from forethought.store.sql.index_sync import queue_sync
+from forethought.store.sql.records import (
+    SqlRecordReads,
+    changed_ids,
+    check_change_set,
+    write_transitions_and_evidence,
+)
 from forethought.store.types import ChangeSet, NewRecord
 
 __all__ = ["ANALYZE_AFTER", "PostgresRecords"]
@@ -52,6 +58,7 @@ class PostgresRecords(SqlRecordReads):
             require_space(conn, changes.space_id)
             vectors_added = self._insert(conn, changes.inserts)
             write_transitions_and_evidence(conn, changes, lock=" FOR UPDATE")
+            queue_sync(conn, changes.space_id, changed_ids(changes))
             insert_events(conn, changes.events)
             if vectors_added:
                 conn.execute(

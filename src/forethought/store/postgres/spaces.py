@@ -13,6 +13,7 @@ from forethought.store.contracts import SpaceStore
 from forethought.store.postgres.connection import Database
 from forethought.store.rows import SPACE_COLUMNS, space_from_row
 from forethought.store.sql.audit import insert_events
+from forethought.store.sql.index_sync import queue_sync
 
 __all__ = ["PostgresSpaces"]
 
@@ -54,8 +55,10 @@ class PostgresSpaces(SpaceStore):
             # The row lock makes writes to this space that started earlier finish first, and
             # later ones find the space gone (`require_space`).
             conn.execute("SELECT 1 FROM spaces WHERE id = ? FOR UPDATE", (space_id,))
-            records = conn.execute("SELECT COUNT(*) FROM records WHERE space_id = ?", (space_id,)).fetchone()[0]
+            ids = [r[0] for r in conn.execute("SELECT id FROM records WHERE space_id = ?", (space_id,)).fetchall()]
+            records = len(ids)
             conn.execute("DELETE FROM records WHERE space_id = ?", (space_id,))
+            queue_sync(conn, space_id, ids)
             conn.execute("DELETE FROM sessions WHERE space_id = ?", (space_id,))  # turns by cascade
             conn.execute("DELETE FROM audit_events WHERE space_id = ?", (space_id,))
             conn.execute("DELETE FROM spaces WHERE id = ?", (space_id,))  # traces and jobs by cascade

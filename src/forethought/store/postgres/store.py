@@ -20,6 +20,7 @@ from forethought.store.base import Capabilities, Store
 from forethought.store.postgres.app_tables import PostgresAppTables
 from forethought.store.postgres.connection import Database
 from forethought.store.postgres.erasure import require_space
+from forethought.store.postgres.index_sync import PostgresIndexSync
 from forethought.store.postgres.migrate import CORE, apply_migrations
 from forethought.store.postgres.outbox import PostgresOutbox
 from forethought.store.postgres.records import PostgresRecords
@@ -66,6 +67,7 @@ class PostgresStore(Store):
         self.records = PostgresRecords(self._db, dim=dim)
         self.search = PostgresSearch(self._db, dim=dim)
         self.outbox = PostgresOutbox(self._db, dim=dim)
+        self.index_sync = PostgresIndexSync(self._db)
         self.sessions = PostgresSessions(self._db)
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
@@ -114,6 +116,7 @@ class PostgresStore(Store):
                     conn.execute("SELECT status, COUNT(*) FROM records GROUP BY status").fetchall()
                 ),
                 "pending_outbox_jobs": conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0],
+                "pending_index_sync_jobs": conn.execute("SELECT COUNT(*) FROM index_sync").fetchone()[0],
                 "erasure_pending": False,
                 "size_mb": round(conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 1e6, 2),
             }

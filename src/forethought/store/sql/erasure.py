@@ -13,6 +13,7 @@ from forethought.errors import NotFound
 from forethought.store.rows import dump_json
 from forethought.store.sql.audit import insert_events
 from forethought.store.sql.filters import marks
+from forethought.store.sql.index_sync import queue_sync
 
 __all__ = ["cut_links", "forget_in_traces", "forget_lineage"]
 
@@ -90,6 +91,7 @@ def forget_lineage(
     cut_links(conn, space_id, ids)
     forget_in_traces(conn, space_id, ids, contains=contains)
     removed_vectors = delete(conn, [r[0] for r in rows])
+    queue_sync(conn, space_id, ids)  # the remote index deletes their documents
     conn.execute("DELETE FROM audit_events WHERE space_id = ? AND lineage_id = ?", (space_id, lineage_id))
     event = AuditEvent(
         id=new_id(),

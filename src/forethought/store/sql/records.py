@@ -18,7 +18,7 @@ from forethought.store.sql.database import SqlDatabase
 from forethought.store.sql.filters import filter_sql, marks
 from forethought.store.types import ChangeSet, RecordFilter
 
-__all__ = ["SqlRecordReads", "check_change_set", "write_transitions_and_evidence"]
+__all__ = ["SqlRecordReads", "changed_ids", "check_change_set", "write_transitions_and_evidence"]
 
 _COLUMNS_R = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
 _CHUNK = 500  # ids bound in one statement (SQLite bounds a statement's parameters)
@@ -32,6 +32,11 @@ def check_change_set(changes: ChangeSet) -> None:
     for before, after in changes.transitions:
         if before.id != after.id or after.space_id != changes.space_id:
             raise InvalidInput("a transition must change one record of the change set's space")
+
+
+def changed_ids(changes: ChangeSet) -> list[str]:
+    """The records whose indexed state a change set changes (added evidence is not indexed)."""
+    return [n.record.id for n in changes.inserts] + [after.id for _, after in changes.transitions]
 
 
 def write_transitions_and_evidence(conn: Any, changes: ChangeSet, *, lock: str = "") -> None:

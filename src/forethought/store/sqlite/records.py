@@ -9,7 +9,13 @@ from forethought.errors import InvalidInput
 from forethought.store.rows import RECORD_COLUMNS, keyword_body, record_values
 from forethought.store.sql.audit import insert_events
 from forethought.store.sql.erasure import forget_lineage
-from forethought.store.sql.records import SqlRecordReads, check_change_set, write_transitions_and_evidence
+from forethought.store.sql.index_sync import queue_sync
+from forethought.store.sql.records import (
+    SqlRecordReads,
+    changed_ids,
+    check_change_set,
+    write_transitions_and_evidence,
+)
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import delete_rows, purge, require_space
 from forethought.store.sqlite.sql import marks
@@ -38,6 +44,7 @@ class SQLiteRecords(SqlRecordReads):
             require_space(conn, changes.space_id)
             vectors_added = sum(self._insert(conn, new) for new in changes.inserts)
             write_transitions_and_evidence(conn, changes)
+            queue_sync(conn, changes.space_id, changed_ids(changes))
             insert_events(conn, changes.events)
             if vectors_added:
                 conn.execute(

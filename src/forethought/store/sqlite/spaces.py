@@ -12,6 +12,7 @@ from forethought.errors import NotFound
 from forethought.store.contracts import SpaceStore
 from forethought.store.rows import SPACE_COLUMNS, space_from_row
 from forethought.store.sql.audit import insert_events
+from forethought.store.sql.index_sync import queue_sync
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import delete_rows, purge
 from forethought.store.sqlite.vector_cache import VectorCache
@@ -59,8 +60,10 @@ class SQLiteSpaces(SpaceStore):
 
     def erase(self, space_id: str, *, actor: str) -> int:
         def erase(conn: Any) -> int:
-            rowids = [r[0] for r in conn.execute("SELECT rowid FROM records WHERE space_id = ?", (space_id,))]
+            rows = conn.execute("SELECT rowid, id FROM records WHERE space_id = ?", (space_id,)).fetchall()
+            rowids = [r[0] for r in rows]
             delete_rows(conn, rowids)
+            queue_sync(conn, space_id, [r[1] for r in rows])
             conn.execute("DELETE FROM turns_fts WHERE space = ?", (space_id,))
             conn.execute("DELETE FROM sessions WHERE space_id = ?", (space_id,))
             conn.execute("DELETE FROM audit_events WHERE space_id = ?", (space_id,))

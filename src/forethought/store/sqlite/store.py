@@ -27,6 +27,7 @@ from forethought.store.sqlite.connection import PURGE_MARK, Database
 from forethought.store.sqlite.driver import retrying, sqlite3, supports_fts_secure_delete
 from forethought.store.sqlite.erasure import require_space
 from forethought.store.sqlite.files import create_private, make_private
+from forethought.store.sqlite.index_sync import SQLiteIndexSync
 from forethought.store.sqlite.migrate import CORE, apply_migrations
 from forethought.store.sqlite.outbox import SQLiteOutbox
 from forethought.store.sqlite.records import SQLiteRecords
@@ -66,6 +67,7 @@ class SQLiteStore(Store):
         self.records = SQLiteRecords(self._db, self.vectors, dim=dim, secure_fts_delete=secure)
         self.search = SQLiteSearch(self._db, self.vectors)
         self.outbox = SQLiteOutbox(self._db, dim=dim)
+        self.index_sync = SQLiteIndexSync(self._db)
         self.sessions = SQLiteSessions(self._db, secure_fts_delete=secure)
         self.traces = SqlTraces(self._db, require_space)
         self.keys = SqlKeys(self._db)
@@ -119,6 +121,7 @@ class SQLiteStore(Store):
                 "records": conn.execute("SELECT COUNT(*) FROM records").fetchone()[0],
                 "records_by_status": dict(conn.execute("SELECT status, COUNT(*) FROM records GROUP BY status")),
                 "pending_outbox_jobs": conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0],
+                "pending_index_sync_jobs": conn.execute("SELECT COUNT(*) FROM index_sync").fetchone()[0],
                 "erasure_pending": self._db.purge_pending
                 or conn.execute("SELECT 1 FROM meta WHERE key = ?", (PURGE_MARK,)).fetchone() is not None,
             }
