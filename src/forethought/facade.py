@@ -96,9 +96,6 @@ class Forethought(Upkeep):
     def model(self, model: ChatModel | None) -> None:
         self.pipeline.model = model
 
-    def close(self) -> None:
-        self.memory.store.close()
-
     def acting_as(self, actor: str) -> Forethought:
         """This memory writing `actor` into audit events (the server: one per API key)."""
         clone = copy.copy(self)

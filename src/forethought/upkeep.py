@@ -6,6 +6,7 @@ over to the memory core); they live here only to keep the façade's module withi
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import Any
 
 from forethought.memory import Memory, OutboxReport
@@ -37,3 +38,8 @@ class Upkeep:
     def reconcile_index(self) -> ReconcileReport:
         """Compare every record with the recall engine's outside index and fix what drifted."""
         return self.memory.reconcile_index()
+
+    def close(self) -> None:
+        """Release the recall engine's connections, then the store (even if the first fails)."""
+        with closing(self.memory.store):
+            self.memory.engine.close()

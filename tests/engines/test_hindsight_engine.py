@@ -134,3 +134,19 @@ def test_erasing_a_space_deletes_its_documents(setup: tuple[Forethought, FakeHin
     assert memory.erase_space(ana) == 2
     memory.sync_index()
     assert list(fake.docs) == [keep.id]
+
+
+def test_closing_the_memory_closes_its_engine_then_its_store(tmp_path: Path) -> None:
+    closed: list[str] = []
+
+    class Closing(FakeHindsight):
+        def close(self) -> None:
+            closed.append("engine")
+            raise RuntimeError("the connection was already gone")
+
+    memory = Forethought.open(tmp_path / "c.db", embedder="hashing", engine=HindsightEngine(Closing()))
+    with pytest.raises(RuntimeError):
+        memory.close()
+    assert closed == ["engine"]
+    with pytest.raises(Exception, match="closed"):
+        memory.memory.store.stats()

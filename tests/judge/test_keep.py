@@ -26,6 +26,10 @@ OPENS_WITH_A_TASK = (
     ("agent", "Sure. Should the page size be configurable by the caller?"),
     ("user", "Yes, but never return more than 100 rows per page, that is a hard limit for every list endpoint."),
     ("agent", "Understood: a max page size of 100 across list endpoints. I'll add it to the orders endpoint."),
+    ("user", "good. the tests are in tests/api/test_orders.py"),
+    ("agent", "I added cases for page 1, the last page and a page size of 101, which is refused."),
+    ("user", "looks right, run them"),
+    ("agent", "All 14 tests pass."),
     ("user", "good, thanks"),
 )
 
@@ -59,11 +63,12 @@ def test_placement_reads_the_opening_turn_the_question_before_and_the_share_of_t
     answer = placement(s, s.turns[2], "never return more than 100 rows per page")
     assert opening.opening_turn and not opening.answers_question and opening.position == 0.0
     assert not answer.opening_turn and answer.answers_question and 0.0 < answer.share_of_turn < 1.0
-    assert answer.words == 8 and answer.position == pytest.approx(2 / 5)
+    assert answer.words == 8 and answer.position == pytest.approx(2 / 9)
 
 
 def test_a_short_exchange_is_no_conversation_and_its_first_turn_is_no_opening() -> None:
-    s = session(("user", "We never log tokens."), ("agent", "Noted."))
+    s = session(("user", "We decided to use Postgres."), ("agent", "Noted."), ("user", "We never log tokens."),
+                ("agent", "Noted."), ("user", "Thanks."))  # fmt: skip
     assert not is_conversation(s) and not placement(s, s.turns[0], s.turns[0].text).opening_turn
     assert is_conversation(session(*OPENS_WITH_A_TASK))
 

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = ["base_url", "port_arg", "register", "serve", "worker_app"]
 
+WORKER_HEALTHCHECK_S = 60  # seconds a worker may take to answer its supervisor's ping
+
 
 def port_arg(value: str) -> int:
     """An argparse type for a TCP port (also used by `forethought mcp`)."""
@@ -144,6 +146,9 @@ def _serve_workers(ctx: Context, services: Services, hosts: tuple[str, ...], url
         host=a.host,
         port=a.port,
         workers=a.workers,
+        # The supervisor restarts a worker that misses a health ping: loading the embedding model
+        # on a busy machine takes longer than uvicorn's 5 s, and a restart loop helps nobody.
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
         log_level=a.log_level,
         access_log=a.log_level == "info",
     )

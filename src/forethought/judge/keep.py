@@ -36,8 +36,9 @@ KEEP_FEATURES = (
 # fitted there would read any trace of them as a verdict.
 _ACTS = (Act.ONE_TASK, Act.TRANSIENT, Act.PLAN)
 _LONG = 40  # words: longer sentences count as this long
-# Turns of person and agent that make a conversation (shorter ones have no opening task to tell apart).
-_OPENING_NEEDS = 4
+# Turns of person and agent that make a conversation: the model was fitted on such sessions (all
+# but three of the tuning sets'); a shorter paste's first turn is as often its content as its task.
+_OPENING_NEEDS = 8
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,10 @@ class RecallEngine(ABC):
         """What `doctor` shows about the engine (no secrets, no content)."""
         return {"engine": self.name}
 
+    def close(self) -> None:
+        """Release what the engine holds outside the store (connections to its index)."""
+        return None
+
 
 class BuiltinEngine(RecallEngine):
     """Hybrid recall over the store's own indexes (`recall.engine.run_recall`): keyword, semantic

@@ -20,6 +20,7 @@ from forethought import web
 from forethought.facade import Forethought
 from forethought.server.errors import install_error_handlers
 from forethought.server.headers import SecurityHeaders
+from forethought.server.indexsync import IndexSyncer
 from forethought.server.limits import RequestLimits
 from forethought.server.metrics import MetricsMiddleware
 from forethought.server.routes import ROUTERS
@@ -60,7 +61,12 @@ def create_app(memory: Forethought | Services, settings: ServerSettings | None =
         # The pool FastAPI runs sync handlers and dependencies in belongs to the event loop, so it
         # is sized once the loop runs.
         anyio.to_thread.current_default_thread_limiter().total_tokens = config.worker_threads
+        syncer = IndexSyncer(services.memory, interval_s=config.index_sync_s)
+        if services.memory.engine.remote:
+            syncer.start()
+        app.state.index_syncer = syncer
         yield
+        await anyio.to_thread.run_sync(syncer.stop)
         web = getattr(app.state, "web", None)
         if web is not None:  # imports still running finish before the store they write to closes
             await anyio.to_thread.run_sync(web.imports.wait)

@@ -18,6 +18,7 @@ Built only at the entry point (`forethought serve` passes the process environmen
 | worker_threads | FORETHOUGHT_SERVER_THREADS | twice the usable CPUs |
 | workers | FORETHOUGHT_SERVER_WORKERS (`serve --workers` sets it) | 1 |
 | allowed_hosts | FORETHOUGHT_SERVER_ALLOWED_HOSTS (comma separated) | none: any Host (`serve` derives it) |
+| index_sync_s | FORETHOUGHT_SERVER_INDEX_SYNC_S | 2 (seconds between background syncs to a remote recall engine) |
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ _ENV = {
     "worker_threads": "FORETHOUGHT_SERVER_THREADS",
     "workers": "FORETHOUGHT_SERVER_WORKERS",
     "allowed_hosts": "FORETHOUGHT_SERVER_ALLOWED_HOSTS",
+    "index_sync_s": "FORETHOUGHT_SERVER_INDEX_SYNC_S",
 }
 
 
@@ -79,12 +81,15 @@ class ServerSettings(BaseModel):
     # cores only add contention: on 2 CPUs under 16 clients, 4 threads served 63 requests/s,
     # 8 served 49 and anyio's default of 40 served 40 (bench/load.py, docs/benchmarks.md).
     worker_threads: int = Field(default_factory=lambda: 2 * _usable_cpus(), ge=1, le=1024)
-    # Server processes answering on the same port: with several, a browser import runs in its
-    # request (its live progress would have to reach the process running it).
+    # Server processes answering on the same port over one database (sessions, rate limits and
+    # import jobs live in it, so any worker answers any request).
     workers: int = Field(default=1, ge=1, le=64)
     # Host names a request's `Host` header may name (any other is refused with 400: DNS
     # rebinding); empty accepts any. `forethought serve` fills it from the address it binds.
     allowed_hosts: tuple[str, ...] = ()
+    # With a recall engine that keeps its own index (Hindsight), seconds between background passes
+    # over the store's index-sync queue (`server/indexsync.py`).
+    index_sync_s: float = Field(default=2.0, ge=0.05, le=3600)
 
     @classmethod
     def load(cls, environ: Mapping[str, str]) -> ServerSettings:

@@ -94,3 +94,7 @@ class HindsightAPI(ABC):
     @abstractmethod
     def version(self) -> str:
         """The server's API version."""
+
+    def close(self) -> None:
+        """Release the client's connections (the memory it serves is closing)."""
+        return None

@@ -101,6 +101,10 @@ class HindsightEngine(RecallEngine):
     def describe(self) -> dict[str, Any]:
         return {"engine": self.name, "bank": self.api.bank, "dropped": self.dropped}
 
+    def close(self) -> None:
+        self.api.close()
+        self.fallback.close()
+
     def recall(self, store: Store, embedder: Embedder | None, request: RecallRequest) -> RecallResult:
         if self.sync_on_recall and store.index_sync.pending(request.space_id):
             self.sync(store, limit=self.sync_limit)
