@@ -18,12 +18,13 @@ import base64
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 
 from forethought.embed.base import Embedder
 from forethought.errors import ForethoughtError
+from forethought.loopback import LoopbackServer
 
 __all__ = ["MAX_INPUTS", "EmbeddingServer", "embeddings_payload"]
 
@@ -115,45 +116,15 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, payload)
 
 
-class EmbeddingServer:
+class EmbeddingServer(LoopbackServer):
     """A running embeddings endpoint on 127.0.0.1 (port 0: any free port) for one embedder."""
 
     def __init__(self, embedder: Embedder, *, port: int = 0) -> None:
+        super().__init__(port=port)
         self.embedder = embedder
-        self._requested_port = port
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> Self:
-        httpd = _Server(("127.0.0.1", self._requested_port), _Handler)
+    def _serve(self, address: tuple[str, int]) -> _Server:
+        httpd = _Server(address, _Handler)
         httpd.embedder = self.embedder
         httpd.lock = threading.Lock()
-        self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is None:
-            return
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._httpd = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        if self._httpd is None:
-            raise RuntimeError("EmbeddingServer is not running")
-        return int(self._httpd.server_address[1])
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return httpd

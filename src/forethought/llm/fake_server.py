@@ -25,10 +25,11 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 from forethought.llm.base import Usage
 from forethought.llm.wire import completion_payload, model_list_payload
+from forethought.loopback import LoopbackServer
 
 __all__ = ["Behaviour", "FakeOpenAIServer", "Hang", "Raw", "RecordedRequest", "Reply", "Status"]
 
@@ -82,55 +83,30 @@ Answer = Reply | Status | Hang | Raw
 Behaviour = Answer | Callable[[RecordedRequest], Answer]
 
 
-class FakeOpenAIServer:
+class FakeOpenAIServer(LoopbackServer):
+    poll_interval_s = 0.05
+
     def __init__(
         self, *, default: Behaviour | None = None, model_id: str = "fake-model", api_key: str | None = None
     ) -> None:
+        super().__init__()
         self.default: Behaviour = default if default is not None else Reply("ok")
         self.model_id = model_id
         self._api_key = api_key
         self._queue: deque[Behaviour] = deque()
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
+        self._stopping_event = threading.Event()
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    def start(self) -> Self:
-        httpd = _Server(("127.0.0.1", 0), _Handler)
+    def _serve(self, address: tuple[str, int]) -> _Server:
+        httpd = _Server(address, _Handler)
         httpd.fake = self
-        self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
+        return httpd
 
-    def stop(self) -> None:
-        if self._httpd is None:
-            return
-        self._stopping.set()  # wakes any Hang
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._httpd = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    @property
-    def port(self) -> int:
-        if self._httpd is None:
-            raise RuntimeError("FakeOpenAIServer is not running")
-        return int(self._httpd.server_address[1])
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+    def _stopping(self) -> None:
+        self._stopping_event.set()  # wakes any Hang
 
     # -- scripting -----------------------------------------------------------------------------
 
@@ -252,7 +228,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         answer = fake._next(request)
         if isinstance(answer, Hang):
-            fake._stopping.wait(answer.seconds)
+            fake._stopping_event.wait(answer.seconds)
             self.close_connection = True  # no answer at all
         elif isinstance(answer, Status):
             self._error(answer)
