@@ -95,8 +95,9 @@ class ServerProcess:
                 time.sleep(0.01)  # fine enough for bench/load.py to time readiness with it
 
     def workers(self) -> list[int]:
-        """The worker processes of `serve --workers N` (children of this one, from /proc: Linux),
-        not the resource tracker multiprocessing may start beside them."""
+        """The live worker processes of `serve --workers N` (children of this one, from /proc:
+        Linux; a killed one its supervisor has not reaped yet is dead), not the resource tracker
+        multiprocessing may start beside them."""
         assert self.process is not None
         found = []
         for entry in os.listdir("/proc"):
@@ -106,8 +107,10 @@ class ServerProcess:
                     command = Path(f"/proc/{entry}/cmdline").read_bytes()
                 except OSError:
                     continue  # gone meanwhile
-                parent = int(stat.rsplit(")", 1)[1].split()[1])
-                if parent == self.process.pid and b"resource_tracker" not in command:
+                state, parent = stat.rsplit(")", 1)[1].split()[:2]
+                if state in ("Z", "X"):
+                    continue  # dead, not yet reaped by the supervisor
+                if int(parent) == self.process.pid and b"resource_tracker" not in command:
                     found.append(int(entry))
         return sorted(found)
 
