@@ -12,11 +12,12 @@ same session, and the session date.
 
 For every question of categories 1-4 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)
 each variant recalls the top 10, and a hit is relevant when its external id is in the question's
-evidence list. Reported: recall_any@5, recall_any@10, recall_all@10 and NDCG@10 (binary
-relevance), overall and per category, for all conversations, for the tuning pair (conv-26,
-conv-30) and for the three held out from tuning; ingest rate (turns/s, real embedder) and the
-latency of the whole recall call (p50/p95 ms). Nothing about the questions, answers or evidence
-is used at query time.
+evidence list. Reported: recall_any@5, recall_any@10, recall_all@10, NDCG@10 (binary
+relevance) and session-level recall@10 (the share of the evidence's sessions that some top-10 hit
+comes from; a hit's session is its dia_id's, `D8:6` → 8), overall and per category, for all
+conversations, for the tuning pair (conv-26, conv-30) and for the three held out from tuning;
+ingest rate (turns/s, real embedder) and the latency of the whole recall call (p50/p95 ms).
+Nothing about the questions, answers or evidence is used at query time.
 """
 
 from __future__ import annotations
@@ -78,6 +79,13 @@ class Conversation:
 def session_time(text: str) -> datetime:
     """`1:56 pm on 8 May, 2023` → 2023-05-08 13:56 UTC (LoCoMo gives no time zone)."""
     return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+
+
+def session_of(dia_id: str | None) -> int | None:
+    """`D8:6` → 8; None for what is not a dia_id (a hit without an external id)."""
+    if dia_id is None or not _DIA_ID.fullmatch(dia_id):
+        return None
+    return int(dia_id[1:].split(":")[0])
 
 
 def clean_evidence(raw: Iterable[str]) -> tuple[str, ...]:
@@ -279,12 +287,21 @@ class Scores:
     recall_any_10: float
     recall_all_10: float
     ndcg_10: float
+    session_recall_10: float
+
+
+def session_recall(evidence: Sequence[str], found: Sequence[str | None]) -> float:
+    """The share of the evidence's sessions that some hit of `found` comes from."""
+    wanted = {session_of(e) for e in evidence} - {None}
+    if not wanted:
+        return 0.0
+    return len(wanted & {session_of(x) for x in found}) / len(wanted)
 
 
 def score(answers: Sequence[Answer]) -> Scores:
     if not answers:
-        return Scores(0, 0.0, 0.0, 0.0, 0.0)
-    any5 = any10 = all10 = ndcg = 0.0
+        return Scores(0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    any5 = any10 = all10 = ndcg = sessions = 0.0
     for a in answers:
         relevant = set(a.evidence)
         top = a.found[:K]
@@ -294,8 +311,11 @@ def score(answers: Sequence[Answer]) -> Scores:
         dcg = sum(1 / math.log2(i + 2) for i, x in enumerate(top) if x in relevant)
         ideal = sum(1 / math.log2(i + 2) for i in range(min(len(relevant), K)))
         ndcg += dcg / ideal
+        sessions += session_recall(a.evidence, top)
     n = len(answers)
-    return Scores(n, round(any5 / n, 4), round(any10 / n, 4), round(all10 / n, 4), round(ndcg / n, 4))
+    return Scores(
+        n, round(any5 / n, 4), round(any10 / n, 4), round(all10 / n, 4), round(ndcg / n, 4), round(sessions / n, 4)
+    )
 
 
 def breakdown(answers: Sequence[Answer]) -> dict[str, Any]:

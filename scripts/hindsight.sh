@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs a Hindsight server (hindsight-api-slim, pinned) into its own virtual environment, for the
-# Hindsight engine's integration test (tests/hindsight_server.py) and for running one by hand.
+# Hindsight engine's integration test and bench.side_by_side (both start it through
+# src/forethought/engines/hindsight/local.py) and for running one by hand.
 # Idempotent and quick: when the pinned versions are in place it prints nothing and returns at once.
 #
 # The slim server has no PyTorch and no local models: it embeds through an OpenAI-compatible endpoint

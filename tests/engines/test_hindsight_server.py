@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,13 @@ def test_reconcile_repairs_drift_on_the_server(memory: Forethought, api: HttpHin
     assert set(_tags(api)) == {lost.id, drifted.id}
     assert memory.reconcile_index().added == 0
     assert [h.record.id for h in memory.recall(scope, "payments retry").hits] == [lost.id]
+
+
+def test_a_bank_can_turn_graph_retrieval_off_and_recall_the_whole_bank(api: HttpHindsight) -> None:
+    api.ensure_bank()
+    assert api.configure({"enable_graph_retrieval": False})["enable_graph_retrieval"] is False
+    when = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    api.retain(Document("D1:1", "Caroline: I went to a support group yesterday.", when, ()))
+    api.retain(Document("D1:2", "Melanie: I painted a lake at sunrise.", when, ()))
+    hits = api.recall("What did Melanie paint?", [], max_tokens=1024)
+    assert hits and hits[0].document_id == "D1:2"

@@ -12,7 +12,7 @@ does: the records are scrubbed already, and a secret must not reach a second sto
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -63,6 +63,14 @@ class HttpHindsight(HindsightAPI):
     def ensure_bank(self) -> None:
         self._call("PUT", self._bank_path, json={})
 
+    def configure(self, updates: Mapping[str, Any]) -> dict[str, Any]:
+        """Override the bank's behavioural settings (e.g. `{"enable_graph_retrieval": False}` turns
+        recall's graph arm off); returns the bank's resulting configuration. Not part of
+        `HindsightAPI`: the engine never changes a bank's settings, a deployment or a benchmark does."""
+        answer = self._call("PATCH", f"{self._bank_path}/config", json={"updates": dict(updates)})
+        config: dict[str, Any] = answer.get("config") or {}
+        return config
+
     def retain(self, document: Document) -> None:
         item = {
             "content": scrub_text(document.text),
@@ -81,11 +89,9 @@ class HttpHindsight(HindsightAPI):
         return self._call("DELETE", self._doc_path(document_id), ok_missing=True) is not None
 
     def recall(self, query: str, groups: Sequence[TagGroup], *, max_tokens: int) -> list[IndexHit]:
-        body = {
-            "query": query,
-            "max_tokens": max_tokens,
-            "tag_groups": [{"tags": list(g.tags), "match": g.match} for g in groups],
-        }
+        body: dict[str, Any] = {"query": query, "max_tokens": max_tokens}
+        if groups:  # none: the whole bank
+            body["tag_groups"] = [{"tags": list(g.tags), "match": g.match} for g in groups]
         found = self._call("POST", f"{self._bank_path}/memories/recall", json=body)
         hits = []
         for item in found.get("results") or []:
