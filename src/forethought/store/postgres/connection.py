@@ -13,7 +13,7 @@ from psycopg_pool import ConnectionPool
 from forethought.errors import BackendError
 from forethought.store.postgres.driver import WRITE_DEADLINE_S, first_line, placeholders, refuse_nul, retrying
 from forethought.store.scrub import scrub_params
-from forethought.store.sql.database import own_row
+from forethought.store.sql.database import DatabaseBase
 from forethought.store.types import Counters
 from forethought.targets import display_target
 
@@ -25,7 +25,7 @@ T = TypeVar("T")
 CONNECT_TIMEOUT_S = 10
 
 
-class Database:
+class Database(DatabaseBase):
     """A connection pool on one PostgreSQL database.
 
     `write` runs a function in one read-committed transaction whose statements bind only scrubbed
@@ -72,15 +72,6 @@ class Database:
                 return fn(Statements(conn, scrub=False))
 
         return retrying(attempt, counter=self.count_retry)
-
-    def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        """Every row of one query, read in its own transaction."""
-        rows: list[Any] = self.read(lambda c: c.execute(sql, args).fetchall())
-        return rows
-
-    def own(self, space_id: str, row_space: str) -> bool:
-        """Fail closed: a row of another space is dropped, counted and logged."""
-        return own_row(self.counters, space_id, row_space)
 
     def _connection(self) -> Any:
         if self._closed:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from forethought.store.types import Counters
 
-__all__ = ["SqlDatabase", "own_row"]
+__all__ = ["DatabaseBase", "SqlDatabase", "own_row"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -26,6 +27,25 @@ class SqlDatabase(Protocol):
     def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]: ...
 
     def own(self, space_id: str, row_space: str) -> bool: ...
+
+
+class DatabaseBase(ABC):
+    """What both backends' database objects share on top of their own `read`: one query in its
+    own transaction, and the fail-closed space check."""
+
+    counters: Counters
+
+    @abstractmethod
+    def read(self, fn: Callable[[Any], T]) -> T: ...
+
+    def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        """Every row of one query, read in its own transaction."""
+        rows: list[Any] = self.read(lambda c: c.execute(sql, args).fetchall())
+        return rows
+
+    def own(self, space_id: str, row_space: str) -> bool:
+        """Fail closed: a row of another space is dropped, counted and logged."""
+        return own_row(self.counters, space_id, row_space)
 
 
 def own_row(counters: Counters, space_id: str, row_space: str) -> bool:

@@ -17,12 +17,12 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from forethought.errors import BackendError
 from forethought.store.scrub import scrub_params
-from forethought.store.sql.database import own_row
+from forethought.store.sql.database import DatabaseBase
 from forethought.store.sqlite.driver import BUSY_TIMEOUT_MS, connect, is_busy, retrying, sqlite3
 from forethought.store.types import Counters
 
@@ -38,7 +38,7 @@ _MAX_BACKOFF_S = 0.5
 PURGE_MARK = "erasure_pending"  # the meta row that outlives the process
 
 
-class Database:
+class Database(DatabaseBase):
     """Per-thread connections to one SQLite file (or one shared in-memory database).
 
     `write` and `read` run a function in one transaction, retried as a whole while the file is
@@ -164,15 +164,6 @@ class Database:
                     conn.execute("COMMIT")
 
         return retrying(attempt, counter=self.count_retry)
-
-    def fetch(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        """Every row of one query, read in its own transaction."""
-        rows: list[Any] = self.read(lambda c: c.execute(sql, args).fetchall())
-        return rows
-
-    def own(self, space_id: str, row_space: str) -> bool:
-        """Fail closed: a row of another space is dropped, counted and logged."""
-        return own_row(self.counters, space_id, row_space)
 
     def close(self) -> None:
         with self._conns_lock:
