@@ -19,10 +19,6 @@ class PostgresOutbox(SqlOutbox):
     _job_key = "record_seq"
     _claim_lock = " FOR UPDATE OF o SKIP LOCKED"
 
-    def __init__(self, db: Database, *, dim: int) -> None:
-        self._db = db
-        self._dim = dim
-
     def _store_vector(self, conn: Any, row_key: int, space_id: str, vector: Vector) -> int:
         return int(
             conn.execute(

@@ -18,14 +18,16 @@ __all__ = ["SqlOutbox"]
 
 
 class SqlOutbox(OutboxStore):
-    """For a backend that sets `_db`, `_dim`, `_key` / `_job_key` (records' row key and the outbox's
-    column for it), `_claim_lock` (what ends a claim's read) and `_store_vector`."""
+    """For a backend that sets `_key` / `_job_key` (records' row key and the outbox's column for
+    it), `_claim_lock` (what ends a claim's read) and `_store_vector`."""
 
-    _db: SqlDatabase
-    _dim: int
     _key = "rowid"
     _job_key = "record_rowid"
     _claim_lock = ""
+
+    def __init__(self, db: SqlDatabase, *, dim: int) -> None:
+        self._db = db
+        self._dim = dim
 
     @abstractmethod
     def _store_vector(self, conn: Any, row_key: int, space_id: str, vector: Vector) -> int:

@@ -15,10 +15,6 @@ __all__ = ["SQLiteOutbox"]
 class SQLiteOutbox(SqlOutbox):
     _db: Database
 
-    def __init__(self, db: Database, *, dim: int) -> None:
-        self._db = db
-        self._dim = dim
-
     def _store_vector(self, conn: Any, row_key: int, space_id: str, vector: Vector) -> int:
         return int(
             conn.execute(
