@@ -73,7 +73,7 @@ def test_a_short_exchange_is_no_conversation_and_its_first_turn_is_no_opening() 
     assert is_conversation(session(*OPENS_WITH_A_TASK))
 
 
-def test_the_probability_rises_with_the_judges_and_falls_in_the_opening_turn() -> None:
+def test_the_same_sentence_is_less_likely_kept_in_the_opening_turn() -> None:
     s = session(*OPENS_WITH_A_TASK)
     [rule] = [f for f in judged(s, shared_judge()) if f.candidate.evidence[0].turn_index == 2]
     model = keep_model(*KEEP)
