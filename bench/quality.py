@@ -40,10 +40,10 @@ from forethought import Forethought
 from forethought.pipeline.transcripts import parse_transcript
 
 ROOT = Path(__file__).resolve().parent
-BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (10, 8, 5, 4, 3, 2, 1))  # each set from the newest folder holding it
-# The newest tuning set of each kind (project v4 steered the checks and kinds of 2026-12-01, late).
+BLIND = tuple(ROOT / "blind" / f"v{n}" for n in (11, 8, 5, 4, 3, 2, 1))  # each set from the newest folder holding it
+# The newest tuning set of each kind (project v10 steered the checks of 2026-12-02, fifth session).
 TUNING_SETS = {
-    "project": ROOT / "tuning" / "project-v4",
+    "project": ROOT / "tuning" / "project-v10",
     "project-read": ROOT / "tuning" / "project-read-v7",
     "bugfix": ROOT / "tuning" / "bugfix-v1",
 }

@@ -12,9 +12,10 @@ earlier one is retained as a candidate and approved with `supersedes=` (the revi
 Brief (`tasks.jsonl`, default limit 5): precision = |briefed ∩ (must ∪ may)| / |briefed|, recall =
 |briefed ∩ must| / |must|, both micro over tasks; forbidden-task rate = share of tasks whose brief
 holds a must-not rule. Check (`drafts.jsonl`, records recalled for the draft, which is checked with
-its file path, as an agent knows the file it writes): a finding is right when it cites the labelled
-rule and its excerpt and the labelled line overlap (normalised, either way); precision over
-findings, recall over labelled violations.
+its file path, as an agent knows the file it writes; a `.diff` draft as a unified diff, each file
+with its own path): a finding is right when it cites the labelled rule, its excerpt and the
+labelled line overlap (normalised, either way) and, in a diff, it names the labelled file;
+precision over findings, recall over labelled violations.
 """
 
 from __future__ import annotations
@@ -126,22 +127,31 @@ def score_brief(memory: Forethought, folder: Path, stored: Stored) -> dict[str, 
     }
 
 
+def _same_finding(rule: str, excerpt: str, path: str | None, wanted: dict[str, Any]) -> bool:
+    """A finding is the labelled violation when it cites its rule, its line overlaps the labelled
+    one and, in a diff, it names the labelled file."""
+    in_file = wanted.get("path") is None or (path or "").removeprefix("b/") == wanted["path"]
+    return rule == wanted["rule"] and overlaps(excerpt, wanted["line"]) and in_file
+
+
 def score_check(memory: Forethought, folder: Path, stored: Stored) -> dict[str, Any]:
     findings = right = labelled = found = on_must_not_flag = 0
     failing: list[str] = []
     drafts = read_jsonl(folder / "drafts.jsonl")
     for draft in drafts:
         scope = memory.scope("project", draft["project"])
-        report = memory.check(scope, (folder / draft["file"]).read_text("utf-8"), path=draft["file"])
-        cited = [(stored.rule_of.get(v.record_id, "?"), v.excerpt) for v in report.violations]
+        diff = draft["file"].endswith((".diff", ".patch"))
+        text = (folder / draft["file"]).read_text("utf-8")
+        report = memory.check(scope, text, diff=True) if diff else memory.check(scope, text, path=draft["file"])
+        cited = [(stored.rule_of.get(v.record_id, "?"), v.excerpt, v.path) for v in report.violations]
         wanted = draft["violations"]
-        good = [any(r == w["rule"] and overlaps(e, w["line"]) for w in wanted) for r, e in cited]
-        hit = [any(r == w["rule"] and overlaps(e, w["line"]) for r, e in cited) for w in wanted]
+        good = [any(_same_finding(r, e, p, w) for w in wanted) for r, e, p in cited]
+        hit = [any(_same_finding(r, e, p, w) for r, e, p in cited) for w in wanted]
         findings += len(cited)
         right += sum(good)
         labelled += len(wanted)
         found += sum(hit)
-        on_must_not_flag += sum(r in draft.get("must_not_flag", []) for r, _ in cited)
+        on_must_not_flag += sum(r in draft.get("must_not_flag", []) for r, _, _ in cited)
         if not all(good) or not all(hit):
             failing.append(draft["id"])
     return {
