@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from forethought.apps.project.areas import code_identifiers
 from forethought.domain.limits import MAX_PATTERN_LENGTH
 
-__all__ = ["banned_patterns", "import_line", "manifest_line", "siblings"]
+__all__ = ["banned_patterns", "import_line", "manifest_line", "normalised", "siblings"]
 
 _CLAUSE = re.compile(
     r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)"
@@ -69,6 +69,7 @@ _SUBJECT = re.compile(
 _SUBJECT_ANY = re.compile(_SUBJECT_HEAD + r"(?:not|no\s+longer|never)\b", re.I)
 _PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
 _CAPITALISED = re.compile(r"(?<![\w./-])([A-Z][a-z]+(?:[A-Z][a-z]+)*)(?![\w./-])")
+_ONE_CAPITAL = re.compile(r"[A-Z][a-z]+")  # "never Redux": a product's name; `ReplacingMergeTree` is code
 _PARTICIPLE = re.compile(r"^[a-z]+(?:-[a-z]+)*-[a-z]+ed$")  # "hard-deleted", "hand-rolled": English, not a package
 _SELECT_STAR = re.compile(r"\bselect\s*\*", re.I)
 # A clause that says a named thing is out (not a verb with an object: "never send X to prod" is a
@@ -113,10 +114,30 @@ _CAPS_WORDS = (
 )
 _ENGLISH_CAPS = frozenset(_CAPS_WORDS.split())
 _SUFFIX = re.compile(r"-(?:py|js|go|rs|python)$", re.I)
+_BRACKET_LIST = re.compile(r"\s*\(\s*((?:and|or|nor|plus)\s+[^()]{1,80}?)\s*\)")  # "X (and Y) must not ..."
+_NAME_PAIR = re.compile(r"(?<![\w./@-])([A-Za-z][\w.+-]{0,60}[\w+])/([A-Za-z][\w.+-]{0,60}[\w+])(?![\w/@-])")
+# "the Prosys OPC UA SDK is not allowed": a product named by its first, capitalised word.
+_PRODUCT = re.compile(
+    r"^(?:the\s+)?(?P<first>[A-Z][a-z][\w.+-]*)(?:\s+[A-Z][\w.+-]*){1,3}\s+(?:is|are)\s+(?:still\s+|also\s+)?"
+    r"(?:not\s+(?:allowed|permitted|used|an\s+option)|banned|forbidden|removed|deprecated|no\s+longer\s+(?:used|allowed))\b"
+)
 
 
 def _clauses(rule: str) -> list[str]:
     return [c.strip(" ,") for c in _CLAUSE.split(rule) if c and c.strip(" ,")]
+
+
+def _pair(m: re.Match[str]) -> str:
+    a, b = m.group(1), m.group(2)
+    named = all(re.search(r"[A-Z]", x) and re.search(r"[a-z]", x) for x in (a, b))
+    return f"{a} or {b}" if named else m.group(0)
+
+
+def normalised(rule: str) -> str:
+    """The rule with its lists spelled out: "Chart.js (and echarts) must not be added" → "Chart.js and
+    echarts must ...", "BullMQ/Redis are not allowed" → "BullMQ or Redis are ..." (two product names,
+    each with capitals and small letters; `src/ipc` or `TCP/IP` stay as written)."""
+    return _NAME_PAIR.sub(_pair, _BRACKET_LIST.sub(r" \1", rule))
 
 
 def _code_names(clause: str) -> set[str]:
@@ -139,13 +160,16 @@ def _banned_in(clause: str) -> tuple[set[str], set[str]]:
         named = _code_names(subject.group("list"))
         code |= named
         plain |= {w for w in items - named if len(w) >= 3 and not w[0].isdigit() and w.lower() != "the"}
+    product = None if subject else _PRODUCT.search(clause)
+    if product and product.group("first") not in _ENGLISH_CAPS:
+        code.add(product.group("first"))
     ban = _BAN_PHRASE.search(clause)
     if ban and not _PLACED.match(clause, ban.end()):  # "not allowed in logs" is a sink rule, not a ban
         code |= _code_names(clause)
     code |= {m.group(1) for m in _NO_NAME.finditer(clause) if m.group(1) in _code_names(clause)}
     for m in _AFTER_NEGATION.finditer(clause):
         for item in re.split(_SEP, m.group("list")):
-            named = {n for n in _code_names(item) if n[0] == "." or not _CAPITALISED.fullmatch(n)}
+            named = {n for n in _code_names(item) if n[0] == "." or not _ONE_CAPITAL.fullmatch(n)}
             code |= named
             word = item.strip("`.").lower()
             alone = m.start() == 0 and not clause[m.end() :].strip(" .")
@@ -232,7 +256,7 @@ def import_line(*words: str, siblings: tuple[Sequence[str], Sequence[str]] = (()
     alias). Case is ignored and a separator in the name matches any (`Joda-Time` finds
     `org.joda.time`); `siblings` (suffixes, prefixes) are longer names left alone."""
     before, after = _unless(*siblings)
-    name = r"(?<![\w])" + before + _loose(*words) + after + r"(?![\w])"
+    name = r"(?<![\w])" + before + _loose(*words) + _MAJOR + after + r"(?![\w])"
     return (
         r"(?im:^[ \t]*(?:import|from|require|#include|using|use|gem|pod|implementation|api|compile"
         r"|testImplementation|runtimeOnly)\b[^\n]{0,200}?"
@@ -248,12 +272,15 @@ def manifest_line(*words: str, siblings: tuple[Sequence[str], Sequence[str]] = (
     "^1.2"`, `word>=2.31`, `word = "1"`, `word = { version = ... }`) or build coordinates
     (`"com.example:word:1.0"`); `siblings` as for `import_line`."""
     before, after = _unless(*siblings)
-    w = before + _loose(*words) + after
+    w = before + _loose(*words) + _MAJOR + after
     return (
         r"(?im:^[ \t]*[\"']?(?:@[\w.-]{1,100}/)?" + w + r"(?:\[[\w,]{0,100}\])?(?:[\"']?[ \t]*[=:][ \t]*[\"']?"
         r"(?:[\^~<>=*\d]|latest\b|workspace:|file:|git|npm:)|[ \t]*=[ \t]*\{|[ \t]*[<>=~!]=?[ \t]*\d)"
         r"|[\"'][\w.-]{0,100}:" + w + r"(?:[-_.][\w]{1,40})?:)"
     )
+
+
+_MAJOR = r"\d{0,2}"  # a major version in the package's name: `sqlite3`, `boto3`, `psycopg2` are sqlite, boto, psycopg
 
 
 def _loose(*words: str) -> str:
@@ -268,6 +295,7 @@ def banned_patterns(rule: str) -> list[str]:
     banned_words: set[str] = set()
     phrases: set[str] = set()
     star = False
+    rule = normalised(rule)
     for clause in _clauses(rule):
         if _NEGATES.search(clause) and not _EXCEPTION.search(clause):
             code, plain = _banned_in(clause)

@@ -85,9 +85,12 @@ _IMPORTS = re.compile(
 )
 
 
-# "signed only in CI with imgtool": the tool is forbidden where the rule's scope does not exempt it.
+# "signed only in CI with imgtool": the tool is forbidden where the rule's scope does not exempt it;
+# "runs only in the worker via graphile-worker jobs" names the channel the work goes through, which
+# the other side uses too (it enqueues the jobs): a tool followed by a noun of its own is not banned.
 _ONLY_WITH = re.compile(
-    r"\bonly\s+(?:in|inside|within|on)\s+(?:the\s+)?[\w./-]+\s+(?:with|using|via|through)\s+`?(?P<tool>[A-Za-z_][\w.-]{1,60}[\w])`?",
+    r"\bonly\s+(?:in|inside|within|on)\s+(?:the\s+)?[\w./-]+\s+(?:with|using|via|through)\s+`?(?P<tool>[A-Za-z_][\w.-]{1,60}[\w])`?"
+    r"(?!\s+(?:jobs?|tasks?|queues?|workers?|events?|messages?|calls?|requests?|pipelines?|hooks?)\b)",
     re.I,
 )
 _SCHEMA = re.compile(r"\b(?:schema|columns?|tables?|migrations?)\b", re.I)

@@ -28,7 +28,11 @@ Derivation rules, in order:
 7. **Shaped forms** (`forms.py`): table writes, sinks (logs, Sentry, console, analytics), exact
    version pins, return types, snake_case keys, leading wildcards, schema renames and drops,
    "no X logic in <language>", arguments, "nothing outside P imports X", "only in CI with T".
-8. **Required calls.** A positive rule that names a call written with parentheses
+8. **Forbidden actions** (`actions.py`): "no write calls", "do not redact by drawing rectangles",
+   "never runs ffmpeg" forbid the call or command that performs them.
+A sentence a specific form (1-3, 7) reads is left to it; the rule's other sentences still ban names
+(4, 6) and actions (8).
+9. **Required calls.** A positive rule that names a call written with parentheses
    (`requireRole('admin')`) and says to go through / call / wrap in / use it requires `name(`.
 
 Every pattern escapes the names it embeds, uses only bounded repetition on character classes
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import re
 
+from forethought.apps.project.actions import action_patterns
 from forethought.apps.project.banned import banned_patterns, import_line, manifest_line, siblings
 from forethought.apps.project.forms import form_patterns
 from forethought.domain.candidates import CheckPatterns
@@ -80,6 +85,7 @@ _FORBID_USE = [
     ),
 ]
 _STAR = re.compile(r"^\s*\*")
+_SENTENCE = re.compile(r"(?<=;)\s*|(?<=\.)\s+")
 _EXCEPTION = re.compile(r"^\W{0,3}(?:\w+\W+){0,3}?(?:without|unless|except|outside|other\s+than)\b", re.I)
 _HEADER = re.compile(r"(?<![\w-])(?P<h>X-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|Authorization|Idempotency-Key)(?![\w-])")
 _POSITIVE = re.compile(r"\b(?:must|always|every|all|each|required?)\b", re.I)
@@ -98,6 +104,8 @@ _STOPWORDS = vocabulary(
 )
 _EVERYDAY = vocabulary("request requests date time path http test log util utils fetch format data json")
 _PII = r"(?:e-?mail|phone|address|ssn)"
+# The last word of a product's name, not the product ("the Prosys OPC UA SDK is not allowed").
+_GENERIC = vocabulary("sdk api apis library libraries lib client package module framework plugin driver toolkit")
 
 
 def _word_pattern(phrase: str) -> str | None:
@@ -139,7 +147,7 @@ def _logging(thing: str) -> list[str]:
 
 def _library(name: str, rule: str) -> list[str]:
     name = name.strip("`").rstrip(".")
-    if name.lower() in _STOPWORDS or len(name) < 2:
+    if name.lower() in _STOPWORDS or name.lower() in _GENERIC or len(name) < 2:
         return []
     package = re.sub(r"\.(?:js|ts)$", "", name, flags=re.I)
     if "." in package and not package.startswith("@"):  # an API: console.log, requests.get
@@ -162,7 +170,8 @@ def _library(name: str, rule: str) -> list[str]:
     return patterns
 
 
-def _forbidden(rule: str) -> list[str]:
+def _specific(rule: str) -> list[str]:
+    """The patterns of the specific forms (storage, logging, singletons, `forms.py`)."""
     out: list[str] = []
     for m in _STORE_IN.finditer(rule):
         out += _storage(m.group("where"), m.group("thing"))
@@ -174,14 +183,22 @@ def _forbidden(rule: str) -> list[str]:
         cls = m.group("cls") or m.group("cls2")
         out.append(r"\bnew\s+" + re.escape(cls) + r"\s*\(")
     out += form_patterns(rule)
-    if out:  # the specific rules above already say what is forbidden
+    return out
+
+
+def _forbidden(rule: str) -> list[str]:
+    out = _specific(rule)
+    # A sentence a specific form read already says what it forbids; the others may still ban names.
+    rest = " ".join(part for part in _SENTENCE.split(rule) if part.strip() and not _specific(part)) if out else rule
+    if not rest.strip():
         return out
-    out = banned_patterns(rule)  # with the libraries below: "never import A or B" bans both
+    out += banned_patterns(rest)  # with the libraries below: "never import A or B" bans both
     for rx in _FORBID_USE:
-        for m in rx.finditer(rule):
-            if _EXCEPTION.match(rule[m.end() :]) or _STAR.match(rule[m.end() :]):
+        for m in rx.finditer(rest):
+            if _EXCEPTION.match(rest[m.end() :]) or _STAR.match(rest[m.end() :]):
                 continue  # an exception the regex cannot see; `select *` is banned.py's
-            out += _library(m.group("name"), rule)
+            out += _library(m.group("name"), rest)
+    out += action_patterns(rest)
     return out
 
 
