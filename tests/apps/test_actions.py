@@ -52,27 +52,7 @@ def flagged(rule: str, line: str) -> bool:
             "curl -sSL https://example.invalid/tool.tgz -o tool.tgz",
             "./fetcher get tool.tgz",
         ),
-    ],
-)
-def test_a_forbidden_action_is_found_in_the_call_that_performs_it(rule: str, bad: str, good: str) -> None:
-    assert flagged(rule, bad)
-    assert not flagged(rule, good)
-
-
-def test_a_longer_word_and_a_rule_with_an_exception_are_left_alone() -> None:
-    assert not flagged("No write calls from the dashboard.", "const writer = makeWriter; writers(list)")
-    assert action_patterns("Never runs ffmpeg unless the file is under 1 MB.") == []
-    assert action_patterns("The web app never runs the tests.") == []  # "the": no command named
-
-
-def test_a_channel_the_work_goes_through_is_not_banned() -> None:
-    rule = "Thumbnails are rendered only in the worker via pg-boss jobs; the API never renders images."
-    assert not flagged(rule, "import PgBoss from 'pg-boss';")
-
-
-@pytest.mark.parametrize(
-    ("rule", "bad", "good"),
-    [
+        # names a rule bans in compact lists and product names
         (
             "Dashboards chart with Vega-Lite; Highcharts (and highcharts-react-official) must not be added.",
             "import HighchartsReact from 'highcharts-react-official';",
@@ -98,11 +78,27 @@ def test_a_channel_the_work_goes_through_is_not_banned() -> None:
             "ENGINE = SummingMergeTree",
             "ENGINE = MergeTree",
         ),
+        (  # a product word qualifying a code name bans the code name alone
+            "Search goes through opensearch-java; the Elasticsearch RestHighLevelClient is banned.",
+            "private final RestHighLevelClient client;",
+            "import org.elasticsearch.core.TimeValue;",
+        ),
     ],
 )
-def test_names_a_rule_bans_in_compact_lists_and_product_names(rule: str, bad: str, good: str) -> None:
+def test_a_forbidden_action_or_name_is_found_where_the_draft_uses_it(rule: str, bad: str, good: str) -> None:
     assert flagged(rule, bad)
     assert not flagged(rule, good)
+
+
+def test_a_longer_word_and_a_rule_with_an_exception_are_left_alone() -> None:
+    assert not flagged("No write calls from the dashboard.", "const writer = makeWriter; writers(list)")
+    assert action_patterns("Never runs ffmpeg unless the file is under 1 MB.") == []
+    assert action_patterns("The web app never runs the tests.") == []  # "the": no command named
+
+
+def test_a_channel_the_work_goes_through_is_not_banned() -> None:
+    rule = "Thumbnails are rendered only in the worker via pg-boss jobs; the API never renders images."
+    assert not flagged(rule, "import PgBoss from 'pg-boss';")
 
 
 def test_the_generic_last_word_of_a_product_is_not_banned() -> None:

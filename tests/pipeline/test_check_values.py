@@ -65,6 +65,8 @@ def test_prose_numbers_without_a_unit_fix_nothing() -> None:
         ("const LookBack = 120 * time.Millisecond", 0.12, "seconds"),
         ("soak_hours: 12", 43200.0, "seconds"),
         ("TIMEOUT_MS = 250", 0.25, "seconds"),
+        ("PAGE_DELAY_S = 600", 600.0, "seconds"),
+        ("scrape_timeout_s: 30", 30.0, "seconds"),
         ("retention: 30d", 2592000.0, "seconds"),
         ("SELECT add_retention_policy('audit', INTERVAL '60 days');", 5184000.0, "seconds"),
     ],
@@ -108,6 +110,7 @@ def test_a_comment_sets_nothing() -> None:
         ("Webhook calls time out after 10 seconds.", "client := &http.Client{Timeout: 60 * time.Second}",
          "client := &http.Client{Timeout: 10 * time.Second}"),
         ("Upload bodies are capped at 25 MiB.", "client_max_body_size = 100m", "client_max_body_size = 25m"),
+        ("The on-call pager escalates within 5 minutes.", "PAGER_ESCALATE_S = 900", "PAGER_ESCALATE_S = 300"),
     ],
 )  # fmt: skip
 def test_a_line_setting_another_value_is_flagged_and_the_right_one_is_not(statement: str, bad: str, good: str) -> None:

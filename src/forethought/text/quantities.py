@@ -11,7 +11,7 @@ compound of a `key-name` and the initials of short phrases ("state of charge" â†
 A line of code is read for the values it sets: `ChunkSize = 4096`, `canary_hours: 48`,
 `200 * time.Millisecond`, `INTERVAL '30 days'`, `max-age=86400`, `soc < 0.25` (a threshold),
 `rust-toolchain@1.75`, `node:18-alpine`. The unit comes from the value ("30d", "5s") or from the
-key (`_hours`, `Ms`, `Bytes`); a value with neither is read in the rule's own unit.
+key (`_hours`, `Ms`, `Bytes`, a lone `_s`); a value with neither is read in the rule's own unit.
 
 Values are normalised to one base unit per dimension (bytes, seconds, percent, a count) so that
 "1 KiB" and 1024, "30d" and "30 days" are the same value.
@@ -118,11 +118,14 @@ _GENERIC = (
         "duration ttl age length len"
     )
 )
-# The units a key may end with (`timeout_ms`, `canary_hours`, `MAX_BODY_BYTES`); not `min`, `s`, `d`.
+# The units a key may end with (`timeout_ms`, `canary_hours`, `MAX_BODY_BYTES`); not `min`, `d`; `s` only alone.
 _KEY_UNITS = vocabulary(
     "ms msec millis sec secs seconds minutes mins hours hrs days weeks months years bytes kb kib mb mib gb gib pct "
     "percent percentage hz"
 )
+# A key ending in a lone `_s` (`PAGE_DELAY_S`, `timeout_s`) counts seconds; a lone `_m` or `_d` could be
+# minutes or metres, days or a type suffix, and stays unread.
+_SECONDS_KEY = re.compile(r"[a-z\d][_-][sS]$|[A-Z\d][_-]S$")
 # Generic words that still name what a value is about when the key says nothing else (`timeout=5`).
 _KEEP_SUBJECT = vocabulary("timeout ttl age interval retention concurrency")
 _TIME_OUT = re.compile(r"\btim(?:e|ed|es)\s+out\b", re.I)  # "times out after 10 s" is a timeout
@@ -334,6 +337,7 @@ def line_values(line: str) -> list[LineValue]:
             continue
         if not readings:  # the key may say the unit: `canary_hours`, `timeoutMs`, `MAX_BODY_BYTES`
             readings = _units(parts[-1], compact=False) if parts and parts[-1] in _KEY_UNITS else ()
+            readings = readings or ((("seconds", 1.0),) if _SECONDS_KEY.search(m["key"]) else ())
         key, context = set(_stems(m["key"])), False
         if all(p in _UNITS or p in _GENERIC for p in parts):  # `timeout=5`; `timedelta(days=30)`: the line says what
             key = {stem(p) for p in parts if stem(p) in _KEEP_SUBJECT}

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import re
 
+from forethought.apps.project.banned import clauses
 from forethought.text.words import vocabulary
 
 __all__ = ["action_patterns"]
 
 _NEG = r"(?:never|do\s+not|don'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|may\s+not|cannot|can'?t)"
-_CLAUSE = re.compile(r";\s*|\.\s+|\s[—–]\s|[()]|:\s+")
 _EXCEPTION = re.compile(r"\b(?:without|unless|except|other\s+than|outside)\b", re.I)
 _NO_CALLS = re.compile(
     r"\bno\s+(?:direct\s+|raw\s+|bare\s+|more\s+)?`?(?P<name>[A-Za-z_$][\w$.]{1,60}?)`?(?:\(\))?\s+calls?\b", re.I
@@ -56,7 +56,7 @@ _NOT_OBJECTS = vocabulary(
     """the any all more than that this them those these it its our your their other same new old one way
     more longer code file files data thing things anything something"""
 )
-_EVERYDAY_COMMANDS = vocabulary("the a an any it code tests jobs scripts migrations anything something")
+_EVERYDAY_COMMANDS = _NOT_OBJECTS | vocabulary("a an tests jobs scripts migrations")
 
 
 def _stem(verb: str) -> str:
@@ -94,7 +94,7 @@ def _command(name: str) -> str:
 def action_patterns(rule: str) -> list[str]:
     """Forbid patterns for the actions `rule` forbids (see the module doc); [] when it names none."""
     out: list[str] = []
-    for clause in (c for c in _CLAUSE.split(rule) if c and c.strip()):
+    for clause in clauses(rule):
         if _EXCEPTION.search(clause):
             continue
         for m in _NO_CALLS.finditer(clause):

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from forethought.apps.project.areas import code_identifiers
 from forethought.domain.limits import MAX_PATTERN_LENGTH
 
-__all__ = ["banned_patterns", "import_line", "manifest_line", "normalised", "siblings"]
+__all__ = ["banned_patterns", "clauses", "import_line", "manifest_line", "normalised", "siblings"]
 
 _CLAUSE = re.compile(
     r";\s*|\.\s+|\s[—–]\s|\s-\s|[()]|,?\s+(?:but|whereas)\s+|,?\s+and\s+(?=(?:no|never|not)\b)"
@@ -69,6 +69,7 @@ _SUBJECT = re.compile(
 _SUBJECT_ANY = re.compile(_SUBJECT_HEAD + r"(?:not|no\s+longer|never)\b", re.I)
 _PACKAGE_LIKE = re.compile(r"^@?[A-Za-z][\w.+-]*[/.@-][\w./@+-]*[\w]$|^\.[\w.-]+$")
 _CAPITALISED = re.compile(r"(?<![\w./-])([A-Z][a-z]+(?:[A-Z][a-z]+)*)(?![\w./-])")
+_HUMPS = re.compile(r"[A-Z][a-z\d]+[A-Z]")  # `RestHighLevelClient`, `ReplacingMergeTree`: a code name
 _ONE_CAPITAL = re.compile(r"[A-Z][a-z]+")  # "never Redux": a product's name; `ReplacingMergeTree` is code
 _PARTICIPLE = re.compile(r"^[a-z]+(?:-[a-z]+)*-[a-z]+ed$")  # "hard-deleted", "hand-rolled": English, not a package
 _SELECT_STAR = re.compile(r"\bselect\s*\*", re.I)
@@ -116,14 +117,16 @@ _ENGLISH_CAPS = frozenset(_CAPS_WORDS.split())
 _SUFFIX = re.compile(r"-(?:py|js|go|rs|python)$", re.I)
 _BRACKET_LIST = re.compile(r"\s*\(\s*((?:and|or|nor|plus)\s+[^()]{1,80}?)\s*\)")  # "X (and Y) must not ..."
 _NAME_PAIR = re.compile(r"(?<![\w./@-])([A-Za-z][\w.+-]{0,60}[\w+])/([A-Za-z][\w.+-]{0,60}[\w+])(?![\w/@-])")
-# "the Prosys OPC UA SDK is not allowed": a product named by its first, capitalised word.
+# "the Prosys OPC UA SDK is not allowed": a product named by its first, capitalised word — unless the
+# words after it hold a code name ("the Elasticsearch RestHighLevelClient is banned" bans the client).
 _PRODUCT = re.compile(
-    r"^(?:the\s+)?(?P<first>[A-Z][a-z][\w.+-]*)(?:\s+[A-Z][\w.+-]*){1,3}\s+(?:is|are)\s+(?:still\s+|also\s+)?"
+    r"^(?:the\s+)?(?P<first>[A-Z][a-z][\w.+-]*)(?P<rest>(?:\s+[A-Z][\w.+-]*){1,3})\s+(?:is|are)\s+(?:still\s+|also\s+)?"
     r"(?:not\s+(?:allowed|permitted|used|an\s+option)|banned|forbidden|removed|deprecated|no\s+longer\s+(?:used|allowed))\b"
 )
 
 
-def _clauses(rule: str) -> list[str]:
+def clauses(rule: str) -> list[str]:
+    """The rule cut where one ban or allowance ends and the next begins."""
     return [c.strip(" ,") for c in _CLAUSE.split(rule) if c and c.strip(" ,")]
 
 
@@ -161,7 +164,8 @@ def _banned_in(clause: str) -> tuple[set[str], set[str]]:
         code |= named
         plain |= {w for w in items - named if len(w) >= 3 and not w[0].isdigit() and w.lower() != "the"}
     product = None if subject else _PRODUCT.search(clause)
-    if product and product.group("first") not in _ENGLISH_CAPS:
+    qualifies = product is not None and any(_HUMPS.match(w) for w in product.group("rest").split())
+    if product and not qualifies and product.group("first") not in _ENGLISH_CAPS:
         code.add(product.group("first"))
     ban = _BAN_PHRASE.search(clause)
     if ban and not _PLACED.match(clause, ban.end()):  # "not allowed in logs" is a sink rule, not a ban
@@ -231,7 +235,7 @@ def siblings(rule: str, name: str, banned: set[str]) -> tuple[list[str], list[st
     banned `Vec` the prefix `heapless::`."""
     lowered, banned_lower = name.lower(), {b.lower() for b in banned}
     suffixes, prefixes = [], []
-    said = " ".join(c[: m.start()] if (m := _NEGATES.search(c)) else c for c in _clauses(rule))  # not what it negates
+    said = " ".join(c[: m.start()] if (m := _NEGATES.search(c)) else c for c in clauses(rule))  # not what it negates
     for word in {w.strip("`'\".,;:()") for w in re.findall(r"[\w@./+:-]+", said)}:
         low = word.lower()
         if low == lowered or low in banned_lower or len(word) > 100:
@@ -248,6 +252,9 @@ def _unless(suffixes: Sequence[str], prefixes: Sequence[str]) -> tuple[str, str]
     before = "".join(f"(?<!{re.escape(p)})" for p in prefixes if len(p) <= 40)
     after = "".join(rf"(?![-_.:]{{1,3}}{_loose(s.lstrip('-_.:'))}(?![\w]))" for s in suffixes if len(s) <= 40)
     return before, after
+
+
+_MAJOR = r"\d{0,2}"  # a major version in the package's name: `sqlite3`, `boto3`, `psycopg2` are sqlite, boto, psycopg
 
 
 def import_line(*words: str, siblings: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
@@ -280,9 +287,6 @@ def manifest_line(*words: str, siblings: tuple[Sequence[str], Sequence[str]] = (
     )
 
 
-_MAJOR = r"\d{0,2}"  # a major version in the package's name: `sqlite3`, `boto3`, `psycopg2` are sqlite, boto, psycopg
-
-
 def _loose(*words: str) -> str:
     alternatives = [r"[-_.]?".join(re.escape(p) for p in re.split(r"[-_.]", w) if p) for w in words]
     return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
@@ -296,7 +300,7 @@ def banned_patterns(rule: str) -> list[str]:
     phrases: set[str] = set()
     star = False
     rule = normalised(rule)
-    for clause in _clauses(rule):
+    for clause in clauses(rule):
         if _NEGATES.search(clause) and not _EXCEPTION.search(clause):
             code, plain = _banned_in(clause)
             banned_code |= code
