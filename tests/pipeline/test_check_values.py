@@ -111,6 +111,8 @@ def test_a_comment_sets_nothing() -> None:
          "client := &http.Client{Timeout: 10 * time.Second}"),
         ("Upload bodies are capped at 25 MiB.", "client_max_body_size = 100m", "client_max_body_size = 25m"),
         ("The on-call pager escalates within 5 minutes.", "PAGER_ESCALATE_S = 900", "PAGER_ESCALATE_S = 300"),
+        ("A badge cannot open the same turnstile again within 2 minutes.", "REENTRY_WINDOW_S = 300",
+         "REENTRY_WINDOW_S = 120"),
     ],
 )  # fmt: skip
 def test_a_line_setting_another_value_is_flagged_and_the_right_one_is_not(statement: str, bad: str, good: str) -> None:

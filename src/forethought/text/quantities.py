@@ -216,19 +216,23 @@ def _subject(clause: str, start: int, end: int, extra: str = "") -> frozenset[st
     after = " ".join(re.findall(r"\S+", clause[end:])[:3])
     found = _stems(before) | _stems(after) | _stems(extra)
     found |= {stem(w) for w in re.findall(r"[a-z]+", f"{before} {after}".lower()) if stem(w) in _KEEP_SUBJECT}
+    if re.search(r"\bwithin$", before, re.I):
+        found.add("window")  # "again within 5 minutes": what a setting calls its window
     return frozenset(found | _initials(after))
 
 
 def _bound(before: str, after: str) -> Bound:
     """At most / at least / exact; a negation before the bound turns it ("never more than 150 ms"
-    is at most, "may not drop below 80%" at least)."""
+    is at most, "may not drop below 80%" at least; "cannot re-enter within 5 minutes" fixes a window
+    of exactly 5 minutes)."""
     bound: Bound = "exact"
     if (m := _MAX.search(before)) or (m := _MIN.search(before)):
         bound = "max" if m.re is _MAX else "min"
         if _NEGATED_BOUND.search(before[: m.start()]) and not re.search(
             r"\b(?:no|not)\s+(?:more|less)\s+than\s*$", before, re.I
         ):
-            bound = "min" if bound == "max" else "max"
+            within = m.group(0).strip().lower() == "within"  # "cannot re-enter within 5 minutes": a window
+            bound = "exact" if within else "min" if bound == "max" else "max"
     elif _MIN_AFTER.search(after):
         bound = "min"
     return bound
