@@ -3,6 +3,7 @@ fallback to the rule and heuristic verdicts when the model is missing."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -10,9 +11,13 @@ import pytest
 
 from forethought import Forethought
 from forethought.apps.project import ProjectApp
+from forethought.domain import Evidence
+from forethought.embed.base import Embedder, Vectors
+from forethought.embed.hashing import HashingEmbedder
 from forethought.errors import ModelUnavailable
 from forethought.judge.model import WEIGHTS_DIR
-from forethought.pipeline.relevance import FEATURES, RelevanceModel, relevance_model
+from forethought.pipeline import brief as brief_stage
+from forethought.pipeline.relevance import FEATURES, RelevanceModel, feature_rows, judge_embedder, relevance_model
 
 NAME, SHA = ProjectApp.relevance or ("", "")
 RULES = [
@@ -68,3 +73,51 @@ def test_without_the_model_the_brief_keeps_the_rule_and_heuristic_verdicts(
         brief = memory.brief(scope, "Fix the rounding of invoice totals in billing/invoice.py")
     assert brief.used and not any("relevance" in i.reason for i in brief.used)
     assert "cents" in brief.used[0].record.statement
+
+
+class _Counting(Embedder):
+    """Another embedder's vectors, under its name, remembering every text it was asked for."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.name, self.dim, self.asked = inner, inner.name, inner.dim, []
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.asked += list(texts)
+        return self.inner.embed(texts)
+
+
+def _quoted(memory: Forethought) -> list[str]:
+    scope = memory.scope("project", "ledgerly")
+    ids = []
+    for kind, text, area in RULES:
+        said = Evidence(quote=f"in review we said so: {text.lower()}", session_id="s1", turn_index=1)
+        ids.append(memory.retain(scope, text, kind=kind, evidence=[said], attributes={"area": area}).record.id)
+    return ids
+
+
+def test_features_read_from_the_stored_vectors_equal_those_embedded_again(tmp_path: Path) -> None:
+    with Forethought.open(tmp_path / "m.db", embedder="hashing") as memory:
+        ids = _quoted(memory)
+        scope = memory.scope("project", "ledgerly")
+        records = [memory.get(scope, i) for i in ids]
+        space = memory.memory.space_of(scope, create=False)
+        assert space is not None
+        stored = memory.store.search.record_vectors(space.id, ids)
+    task, paths = "Round invoice totals per line", ["billing/invoice.py"]
+    again, reused = _Counting(HashingEmbedder()), _Counting(HashingEmbedder())
+    fresh = feature_rows(task, paths, records, scope.app, again)
+    kept = feature_rows(task, paths, records, scope.app, reused, stored=stored)
+    np.testing.assert_allclose(kept, fresh, atol=5e-3)  # float16 storage
+    assert len(again.asked) == 1 + 2 * len(records)
+    assert reused.asked == [" ".join([task, *paths])]  # only the task is embedded
+
+
+def test_a_brief_embeds_the_task_and_not_the_records_it_scores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = _Counting(judge_embedder())
+    monkeypatch.setattr(brief_stage, "judge_embedder", lambda: counting)
+    with Forethought.open(tmp_path / "m.db", embedder="minilm") as memory:
+        _quoted(memory)
+        task = "Make the Save button on the settings page bigger"
+        brief = memory.brief(memory.scope("project", "ledgerly"), task, file_paths=["ui/settings/SaveBar.tsx"])
+    assert brief.used and "<Button>" in brief.used[0].record.statement
+    assert counting.asked == [f"{task} ui/settings/SaveBar.tsx"]

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from forethought.domain import Role
 from forethought.embed.base import Embedder
+from forethought.embed.cache import embedded
 from forethought.text.sentences import is_question
 
 __all__ = ["EXTRA", "LEXICAL", "features", "lexical", "tokens"]
@@ -68,7 +69,7 @@ def features(embedder: Embedder, texts: Sequence[str], speakers: Sequence[Role])
     width = embedder.dim + LEXICAL + EXTRA
     if not texts:
         return np.zeros((0, width), dtype=np.float32)
-    vectors = np.asarray(embedder.embed(list(texts)), dtype=np.float32)
+    vectors = embedded(embedder, list(texts))  # a sentence judged again (a brief's excerpts) is not embedded again
     extra = np.array(
         [[1.0 if who is Role.USER else 0.0, 1.0 if is_question(text) else 0.0]
          for text, who in zip(texts, speakers, strict=True)],

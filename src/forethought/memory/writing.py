@@ -253,24 +253,39 @@ def created_event(record: Record, actor: str) -> AuditEvent:
 
 
 def index_records(records: Sequence[Record], embedder: Embedder | None) -> list[NewRecord]:
-    """Each record with what the indexes need: its embedding, exact terms and search text.
+    """Each record with what the indexes need: its embedding, exact terms and search text, and
+    the embedding of its first evidence quote (the brief's relevance reads it, `record_vectors`).
 
     When the embedder fails, the records are still written (keyword and term search work at
     once) and an outbox job owes each its vector; `drain_outbox` pays it later.
     """
     payloads = [index_payload(record) for record in records]
+    quotes = [_first_quote(record) for record in records]
+    quoted = [q for q in quotes if q is not None]
     vectors = None
     later = False
     if embedder is not None:
         try:
-            vectors = embedder.embed([p.embed_text for p in payloads])
+            vectors = embedder.embed([p.embed_text for p in payloads] + quoted)
         except BackendError as exc:
             log.warning("embedding failed; records kept, vectors queued in the outbox: %s", exc)
             later = True
-    return [
-        NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text, embed_later=later)
-        for i, (record, p) in enumerate(zip(records, payloads, strict=True))
-    ]
+    out, at = [], len(payloads)
+    for i, (record, p) in enumerate(zip(records, payloads, strict=True)):
+        evidence = None
+        if quotes[i] is not None:
+            evidence, at = (None if vectors is None else vectors[at]), at + 1
+        out.append(NewRecord(record, None if vectors is None else vectors[i], p.terms, p.search_text,
+                             embed_later=later, evidence_vector=evidence))  # fmt: skip
+    return out
+
+
+def _first_quote(record: Record) -> str | None:
+    """The record's first evidence quote when it says more than the statement (else None: the
+    statement's own vector stands for it)."""
+    if not record.evidence or record.evidence[0].quote == record.statement:
+        return None
+    return record.evidence[0].quote
 
 
 def retain_drafts(

@@ -19,10 +19,10 @@ import time
 from collections.abc import Sequence
 
 from forethought.apps.areas import Area
-from forethought.apps.base import App, Applicability
+from forethought.apps.base import Applicability
 from forethought.domain import Record, Role, Status, limits
 from forethought.domain.limits import MAX_QUERY
-from forethought.errors import InvalidInput, ModelUnavailable
+from forethought.errors import BackendError, InvalidInput, ModelUnavailable
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
 from forethought.memory import Memory, Scope
@@ -34,7 +34,7 @@ from forethought.prompts import applicability as prompt
 from forethought.prompts import memory_block
 from forethought.recall.packing import estimate_tokens
 from forethought.recall.results import RecallHit
-from forethought.store.base import RecordFilter
+from forethought.store.base import RecordFilter, RecordVectors
 from forethought.text.identifiers import strong_terms
 
 __all__ = [
@@ -113,7 +113,7 @@ def build_brief(
     judge_start = time.perf_counter()
     mode, degraded, usage = _judge(model, task, open_records, file_paths, verdicts, app.areas)
     if mode == "heuristic" and app.relevance is not None:
-        hits = _by_relevance(app, task, file_paths, hits, verdicts, rules)
+        hits = _by_relevance(memory, scope, task, file_paths, hits, verdicts, rules)
     timings["judge"] = elapsed_ms(judge_start)
     used: list[BriefItem] = []
     for hit in hits:
@@ -215,7 +215,8 @@ def _judge(
 
 
 def _by_relevance(
-    app: App,
+    memory: Memory,
+    scope: Scope,
     task: str,
     file_paths: Sequence[str],
     hits: list[RecallHit],
@@ -224,12 +225,15 @@ def _by_relevance(
 ) -> list[RecallHit]:
     """Re-decide the judged hits by the app's calibrated relevance (most probable first); the
     rule's or heuristic's reason stays as the explanation. Without the model, nothing changes."""
+    app = scope.app
     judged = [h for h in hits if h.record.id in verdicts]
     try:
         name, sha256 = app.relevance or ("", "")
         model = relevance_model(name, sha256)
         records = [h.record for h in judged]
-        rows = feature_rows(task, file_paths, records, app, judge_embedder(), [rules.get(r.id) for r in records])
+        embedder = judge_embedder()
+        stored = _stored_vectors(memory, scope, records, embedder.name)
+        rows = feature_rows(task, file_paths, records, app, embedder, [rules.get(r.id) for r in records], stored)
     except ModelUnavailable as exc:
         log.warning("relevance model unavailable, using the rule and heuristic verdicts: %s", exc)
         return hits
@@ -244,6 +248,19 @@ def _by_relevance(
             verdicts[hit.record.id] = Applicability(applies=False, reason=f"relevance {p:.2f} below {bar:.2f}: {why}")
     order = {judged[i].record.id: rank for rank, i in enumerate(chosen)}
     return sorted(hits, key=lambda h: order.get(h.record.id, len(order)))
+
+
+def _stored_vectors(memory: Memory, scope: Scope, records: Sequence[Record], model: str) -> dict[str, RecordVectors]:
+    """The records' vectors as the store keeps them, when the store's embedder is the `model` the
+    features are computed with (else none: vectors of another model are not comparable)."""
+    space = memory.space_of(scope, create=False)
+    if memory.embedder is None or memory.embedder.name != model or space is None or not records:
+        return {}
+    try:
+        return memory.store.search.record_vectors(space.id, [r.id for r in records])
+    except BackendError as exc:  # the features are still computed, by embedding what is missing
+        log.warning("stored vectors unreadable, embedding them again: %s", exc)
+        return {}
 
 
 def elapsed_ms(start: float) -> float:

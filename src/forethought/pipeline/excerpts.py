@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from forethought.domain import Record, Role, Session, Turn
 from forethought.domain.documents import ITEMISED_SOURCES
+from forethought.embed.cache import embedded
 from forethought.errors import ModelUnavailable, NotFound
 from forethought.judge import shared_judge
 from forethought.judge.acts import DURABLE
@@ -123,7 +124,7 @@ def find_excerpts(
         return []
     eligible = [i for i, score in enumerate(scores) if score >= MIN_SCORE]
     if len(eligible) > 1 or (eligible and briefed):  # topics are compared on the whole quoted passage
-        quoted = _unit(np.asarray(shared_judge().embedder.embed([passages[i].quote for i in eligible]), np.float32))
+        quoted = _unit(embedded(shared_judge().embedder, [passages[i].quote for i in eligible]))
         vectors = np.zeros((len(passages), quoted.shape[1]), dtype=np.float32)
         vectors[eligible] = quoted
     fresh = [i for i in eligible if not _overtaken(i, eligible, passages, vectors, records, briefed)]
@@ -188,7 +189,7 @@ def _scores(
     """Each passage's score, the passages' unit vectors and the briefed statements' (one call each)."""
     judge = shared_judge()
     judgements, vectors = judge.judge_and_embed([(p.text, p.turn.role) for p in passages])
-    others = _unit(np.asarray(judge.embedder.embed([" ".join([task, *file_paths]), *statements]), dtype=np.float32))
+    others = _unit(embedded(judge.embedder, [" ".join([task, *file_paths]), *statements]))
     vectors = _unit(np.asarray(vectors, dtype=np.float32))
     similarity = vectors @ others[0]
     scores = [float(s) + DURABLE_WEIGHT * j.p(*DURABLE) for s, j in zip(similarity, judgements, strict=True)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from forethought.errors import ModelUnavailable
 from forethought.judge import shared_judge
 from forethought.judge.model import WEIGHTS_DIR, load_pinned
 from forethought.pipeline.applies import shared_evidence
+from forethought.store.base import RecordVectors
 
 __all__ = ["FEATURES", "RelevanceModel", "feature_rows", "judge_embedder", "relevance_model"]
 
@@ -76,15 +77,27 @@ def _cos(a: Array, b: Array) -> Array:
 
 
 def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record], app: App, embedder: Embedder,
-                 rules: Sequence[Applicability | None] | None = None) -> Array:  # fmt: skip
+                 rules: Sequence[Applicability | None] | None = None,
+                 stored: Mapping[str, RecordVectors] | None = None) -> Array:  # fmt: skip
     """One row of FEATURES per record, `records` in recall order; `rules` are the app rule's
-    verdicts on them when the caller already has them (else they are asked for here)."""
+    verdicts on them when the caller already has them (else they are asked for here). `stored`
+    are the records' vectors as the store keeps them, made by this same embedder model: only what
+    they lack is embedded here."""
     if not records:
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
     query = " ".join([task, *file_paths])
     quotes = [r.evidence[0].quote if r.evidence else r.statement for r in records]
-    vectors = embedded(embedder, [query, *(r.statement for r in records), *quotes])
-    q, statements, evidence = vectors[0], vectors[1 : 1 + len(records)], vectors[1 + len(records) :]
+    known = [_known(r, quote, (stored or {}).get(r.id)) for r, quote in zip(records, quotes, strict=True)]
+    texts = [query] + [t for r, quote, (s, e) in zip(records, quotes, known, strict=True)
+                       for t, have in ((r.statement, s), (quote, e)) if have is None]  # fmt: skip
+    fresh = iter(embedded(embedder, texts))
+    q = next(fresh)
+    vectors = []
+    for s, e in known:  # record by record, statement before quote, as `texts` lists them
+        statement = next(fresh) if s is None else s
+        vectors.append((statement, next(fresh) if e is None else e))
+    statements = np.stack([s for s, _ in vectors]).astype(np.float32)
+    evidence = np.stack([e for _, e in vectors]).astype(np.float32)
     semantic, on_evidence = _cos(q, statements), _cos(q, evidence)
     best = float(semantic.max())
     rows = []
@@ -97,6 +110,18 @@ def feature_rows(task: str, file_paths: Sequence[str], records: Sequence[Record]
             rule is not None and not rule.applies, record.attributes.get("area", "general") == "general",
         ])  # fmt: skip
     return np.asarray(rows, dtype=np.float32)
+
+
+def _known(record: Record, quote: str, stored: RecordVectors | None) -> tuple[Array | None, Array | None]:
+    """The (statement, quote) vectors the store already holds for `record`, None for each it lacks:
+    a quote's only while it is still the one the vector was made from (a quote that is the
+    statement itself shares its vector)."""
+    if stored is None:
+        return None, None
+    statement = stored.statement
+    if quote == record.statement:
+        return statement, statement
+    return statement, stored.evidence_of(quote)
 
 
 _LOADED: dict[str, RelevanceModel] = {}

@@ -6,7 +6,7 @@ one connection and one transaction; the backend's root `Store` owns them as attr
     store.spaces      SpaceStore    resolve, list, erase
     store.records     RecordStore   apply, get, get_many, ids_in_use, find_by_external_id,
                                     lineage, list, count, statement_tokens, forget
-    store.search      SearchIndex   keyword, vector, terms
+    store.search      SearchIndex   keyword, vector, terms, record_vectors
     store.outbox      OutboxStore   claim, complete_embedding, retry, pending
     store.index_sync  IndexSyncStore enable, enabled, queue, claim, done, retry, pending
     store.sessions    SessionStore  add, append_turns, get, list
@@ -27,7 +27,7 @@ could honour, `StoreBusy` when a write lock cannot be had before the deadline, a
 `BackendError` for anything else the backend reports. Nothing backend-specific escapes.
 
 The values crossing the seam (`ChangeSet`, `NewRecord`, `RecordFilter`, `Job`, `SyncJob`, `ScoredId`,
-`Capabilities`, `AppMigration`) live in `forethought.store.types` and are imported from here.
+`RecordVectors`, `Capabilities`, `AppMigration`) live in `forethought.store.types` and are imported from here.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from forethought.store.types import (
     Job,
     NewRecord,
     RecordFilter,
+    RecordVectors,
     ScoredId,
     SyncJob,
     Vector,
@@ -80,6 +81,7 @@ __all__ = [
     "OutboxStore",
     "RecordFilter",
     "RecordStore",
+    "RecordVectors",
     "ScoredId",
     "SearchIndex",
     "SessionStore",

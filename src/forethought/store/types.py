@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,10 +20,12 @@ __all__ = [
     "Job",
     "NewRecord",
     "RecordFilter",
+    "RecordVectors",
     "ScoredId",
     "SyncJob",
     "TurnHit",
     "Vector",
+    "quote_digest",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -59,6 +62,28 @@ class NewRecord:
     search_text: str = ""
     # The vector could not be made now (embedder down): queue an outbox job to add it later.
     embed_later: bool = False
+    # The embedding of the record's first evidence quote, when it is not the statement itself.
+    evidence_vector: Vector | None = None
+
+
+@dataclass(frozen=True)
+class RecordVectors:
+    """What a store keeps of one record's embeddings (`RecordStore.record_vectors`): its statement's
+    (None while the outbox owes it) and its first evidence quote's, with the sha256 of the quote
+    that vector was made from (both None when none was stored)."""
+
+    statement: Vector | None
+    evidence: Vector | None = None
+    evidence_digest: str | None = None
+
+    def evidence_of(self, quote: str) -> Vector | None:
+        """The evidence vector if it was made from `quote`, else None."""
+        return self.evidence if self.evidence_digest == quote_digest(quote) else None
+
+
+def quote_digest(quote: str) -> str:
+    """The sha256 (hex) an evidence vector is stored with: of the quote it was made from."""
+    return hashlib.sha256(quote.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
-"""SearchIndex: the three ways a store finds candidate records for recall."""
+"""SearchIndex: the three ways a store finds candidate records for recall, and the vectors it keeps."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from forethought.store.types import RecordFilter, ScoredId, Vector
+from forethought.store.types import RecordFilter, RecordVectors, ScoredId, Vector
 
 __all__ = ["SearchIndex"]
 
@@ -33,3 +33,9 @@ class SearchIndex(ABC):
     @abstractmethod
     def terms(self, space_id: str, terms: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
         """Records sharing the most exact terms with `terms` (score = number shared)."""
+
+    @abstractmethod
+    def record_vectors(self, space_id: str, record_ids: Sequence[str]) -> dict[str, RecordVectors]:
+        """The embeddings kept for those of `record_ids` that are in the space and have any, by id:
+        the statement's (the one `vector` searches) and the first evidence quote's, made at retain
+        time. Ids of other spaces, unknown ids and records without vectors are left out."""

@@ -23,6 +23,7 @@ from forethought.store.sql.records import (
     check_change_set,
     write_transitions_and_evidence,
 )
+from forethought.store.sql.vectors import evidence_rows
 from forethought.store.types import ChangeSet, NewRecord
 
 __all__ = ["ANALYZE_AFTER", "PostgresRecords"]
@@ -51,8 +52,9 @@ class PostgresRecords(SqlRecordReads):
     def apply(self, changes: ChangeSet) -> None:
         check_change_set(changes)
         for new in changes.inserts:
-            if new.vector is not None and not new.embed_later and new.vector.shape != (self._dim,):
-                raise InvalidInput(f"vector of shape {new.vector.shape}, expected ({self._dim},)")
+            for vector in (new.vector, new.evidence_vector):
+                if vector is not None and not new.embed_later and vector.shape != (self._dim,):
+                    raise InvalidInput(f"vector of shape {vector.shape}, expected ({self._dim},)")
 
         def write(conn: Any) -> None:
             require_space(conn, changes.space_id)
@@ -127,6 +129,13 @@ class PostgresRecords(SqlRecordReads):
                 " SELECT s, ?, e::vector FROM unnest(?::bigint[], ?::text[]) AS t(s, e)",
                 (space_id, [seqs[n.record.id] for n in embedded], [vector_literal(n.vector) for n in embedded]),  # type: ignore[arg-type]
             )
+            quotes = evidence_rows(embedded, lambda n: seqs[n.record.id])
+            if quotes:
+                conn.execute(
+                    "INSERT INTO evidence_vectors (record_seq, space_id, digest, vec)"
+                    " SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::bytea[])",
+                    tuple(map(list, zip(*quotes, strict=True))),
+                )
         return len(embedded)
 
     # -- erasure ---------------------------------------------------------------------------

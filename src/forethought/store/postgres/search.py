@@ -13,11 +13,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from forethought.store.contracts import SearchIndex
 from forethought.store.postgres.connection import Database
 from forethought.store.postgres.driver import vector_literal
 from forethought.store.sql import filters
-from forethought.store.types import RecordFilter, ScoredId, Vector
+from forethought.store.sql.vectors import read_record_vectors
+from forethought.store.types import RecordFilter, RecordVectors, ScoredId, Vector
 
 __all__ = ["TERM_FREQUENCY_CAP", "TEXT_SEARCH", "PostgresSearch", "any_word_query", "filter_sql"]
 
@@ -154,6 +157,10 @@ class PostgresSearch(SearchIndex):
                 return passed[:limit]
             want *= 4
 
+    def record_vectors(self, space_id: str, record_ids: Sequence[str]) -> dict[str, RecordVectors]:
+        return read_record_vectors(self._db, space_id, record_ids, key="seq", statement_table="record_vectors",
+                                   statement_column="s.embedding::text", decode=_from_literal)  # fmt: skip
+
     def terms(self, space_id: str, terms: Sequence[str], flt: RecordFilter, limit: int) -> list[ScoredId]:
         if not terms or limit < 1:
             return []
@@ -186,3 +193,8 @@ class PostgresSearch(SearchIndex):
             (names, weights, space_id, *params, limit),
         ).fetchall()
         return [ScoredId(r[0], float(r[2])) for r in rows if self._db.own(space_id, r[1])]
+
+
+def _from_literal(text: str) -> Vector:
+    """pgvector's text form (`[0.1,0.2,...]`) as a float32 vector."""
+    return np.asarray([float(x) for x in text.strip("[]").split(",")], dtype=np.float32)

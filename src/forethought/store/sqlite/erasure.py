@@ -29,6 +29,7 @@ def delete_rows(conn: Any, rowids: list[int]) -> int:
         placeholders = marks(len(chunk))
         conn.execute(f"DELETE FROM records_fts WHERE rowid IN ({placeholders})", chunk)
         removed_vectors += conn.execute(f"DELETE FROM vectors WHERE record_rowid IN ({placeholders})", chunk).rowcount
+        conn.execute(f"DELETE FROM evidence_vectors WHERE record_rowid IN ({placeholders})", chunk)
         conn.execute(f"DELETE FROM record_tags WHERE record_rowid IN ({placeholders})", chunk)
         conn.execute(f"DELETE FROM record_terms WHERE record_rowid IN ({placeholders})", chunk)
         conn.execute(f"DELETE FROM records WHERE rowid IN ({placeholders})", chunk)

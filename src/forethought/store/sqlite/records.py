@@ -16,6 +16,7 @@ from forethought.store.sql.records import (
     check_change_set,
     write_transitions_and_evidence,
 )
+from forethought.store.sql.vectors import evidence_rows
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import delete_rows, purge, require_space
 from forethought.store.sqlite.sql import marks
@@ -79,8 +80,13 @@ class SQLiteRecords(SqlRecordReads):
             return 0
         if new.vector is None:
             return 0
-        if new.vector.shape != (self._dim,):
-            raise InvalidInput(f"vector of shape {new.vector.shape}, expected ({self._dim},)")
+        for vector in (new.vector, new.evidence_vector):
+            if vector is not None and vector.shape != (self._dim,):
+                raise InvalidInput(f"vector of shape {vector.shape}, expected ({self._dim},)")
+        conn.executemany(
+            "INSERT INTO evidence_vectors (record_rowid, space_id, digest, vec) VALUES (?, ?, ?, ?)",
+            evidence_rows([new], lambda _: int(rowid)),
+        )
         conn.execute(
             "INSERT INTO vectors (record_rowid, space_id, vec) VALUES (?, ?, ?)",
             (rowid, record.space_id, encode_vector(new.vector)),

@@ -11,9 +11,10 @@ import numpy as np
 
 from forethought.store.contracts import SearchIndex
 from forethought.store.sql.filters import filter_sql
+from forethought.store.sql.vectors import read_record_vectors
 from forethought.store.sqlite.connection import Database
-from forethought.store.sqlite.vector_cache import VectorCache
-from forethought.store.types import RecordFilter, ScoredId, Vector
+from forethought.store.sqlite.vector_cache import VectorCache, decode_vector
+from forethought.store.types import RecordFilter, RecordVectors, ScoredId, Vector
 
 __all__ = [
     "POSTINGS_BUDGET",
@@ -39,6 +40,10 @@ class SQLiteSearch(SearchIndex):
         if not words:
             return []
         return self._db.read(lambda c: keyword(c, space_id, words, flt, limit, self._db.own))
+
+    def record_vectors(self, space_id: str, record_ids: Sequence[str]) -> dict[str, RecordVectors]:
+        return read_record_vectors(self._db, space_id, record_ids, key="rowid", statement_table="vectors",
+                                   statement_column="s.vec", decode=decode_vector)  # fmt: skip
 
     def vector(self, space_id: str, vector: Vector, flt: RecordFilter, limit: int) -> list[ScoredId]:
         found = self._db.read(lambda c: nearest(c, self._vectors, space_id, vector, flt, limit, self._db.own))

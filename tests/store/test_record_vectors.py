@@ -1,0 +1,75 @@
+"""The vectors a store keeps per record (`SearchIndex.record_vectors`), on every backend: the
+statement's and the first evidence quote's, read back by id, within the space, gone with the record."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+
+from forethought.domain import Evidence, SpaceKey, Status
+from forethought.domain.times import utcnow
+from forethought.embed.hashing import HashingEmbedder
+from forethought.memory.writing import Draft, index_records, new_record
+from forethought.store.base import ChangeSet, Store
+from forethought.store.sqlite import SQLiteStore
+from forethought.store.types import quote_digest
+
+EMBED = HashingEmbedder()
+QUOTE = "we agreed in the call that invoices are rounded per line, never on the total"
+STATEMENT = "Invoices are rounded per line, not on the total."
+
+
+def _space(store: Store, name: str) -> str:
+    return store.spaces.resolve(SpaceKey(workspace="w", subject_type="project", subject_id=name)).id
+
+
+def _retain(store: Store, space_id: str, statement: str, quote: str | None) -> str:
+    evidence = (Evidence(quote=quote, session_id="s1", turn_index=0),) if quote else ()
+    record = new_record(space_id, Draft(kind="decision", statement=statement, evidence=evidence),
+                        occurred_at=utcnow(), now=utcnow(), status=Status.ACTIVE)  # fmt: skip
+    store.records.apply(ChangeSet(space_id, inserts=index_records([record], EMBED)))
+    return record.id
+
+
+def test_a_record_keeps_its_statement_and_quote_vectors_for_the_brief(store: Store) -> None:
+    s = _space(store, "billing")
+    rid = _retain(store, s, STATEMENT, QUOTE)
+    kept = store.search.record_vectors(s, [rid])[rid]
+    assert kept.statement is not None and kept.evidence is not None
+    # float16 on disk: close to what the embedder made, not bit for bit
+    np.testing.assert_allclose(kept.statement, EMBED.embed_one(STATEMENT), atol=2e-3)
+    np.testing.assert_allclose(kept.evidence, EMBED.embed_one(QUOTE), atol=2e-3)
+    assert kept.evidence_digest == quote_digest(QUOTE)
+    assert kept.evidence_of(QUOTE) is kept.evidence
+    assert kept.evidence_of(QUOTE + " (edited)") is None  # a vector of another quote is never used
+
+
+def test_a_quote_that_is_the_statement_shares_its_vector_and_stores_none(store: Store) -> None:
+    s = _space(store, "billing")
+    same, bare = _retain(store, s, STATEMENT, STATEMENT), _retain(store, s, "No quote at all here.", None)
+    kept = store.search.record_vectors(s, [same, bare, "rec_unknown"])
+    assert set(kept) == {same, bare}
+    assert all(v.statement is not None and v.evidence is None for v in kept.values())
+
+
+def test_vectors_never_cross_spaces_and_go_with_the_record(store: Store) -> None:
+    a, b = _space(store, "a"), _space(store, "b")
+    rid = _retain(store, a, STATEMENT, QUOTE)
+    assert store.search.record_vectors(b, [rid]) == {}
+    record = store.records.get(a, rid)
+    store.records.forget(a, record.lineage_id, actor="test")
+    assert store.search.record_vectors(a, [rid]) == {}
+
+
+def test_forgetting_a_record_leaves_no_evidence_vector_row(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.db")
+    try:
+        s = _space(store, "billing")
+        rid = _retain(store, s, STATEMENT, QUOTE)
+        store.records.forget(s, store.records.get(s, rid).lineage_id, actor="test")
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "s.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM evidence_vectors").fetchone()[0] == 0
