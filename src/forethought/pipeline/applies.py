@@ -16,9 +16,10 @@ learned relevance score (`relevance.py`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 
 from forethought.apps.areas import Area
 from forethought.apps.base import Applicability
@@ -77,11 +78,11 @@ def shared_evidence(task: str, record: Record, *, areas: Sequence[Area], file_pa
     text = " ".join([record.statement, *(str(v) for v in record.attributes.values() if isinstance(v, str))])
     shared = Shared()
     task_terms, task_words, paths = _task_side(task, tuple(file_paths))
-    shared_terms = sorted(task_terms & strong_terms(text))
+    record_terms, record_words = _record_side(text)
+    shared_terms = sorted(task_terms & record_terms)
     if shared_terms:
         shared.terms = len(shared_terms)
         shared.reasons.append("names " + ", ".join(f"`{t}`" for t in shared_terms[:3]))
-    record_words = salient_words(text)
     shared_words = sorted(task_words.keys() & record_words.keys() - {word_key(t) for t in shared_terms})
     if shared_words:
         shared.words = len(shared_words)
@@ -102,6 +103,13 @@ def shared_evidence(task: str, record: Record, *, areas: Sequence[Area], file_pa
         shared.paths = True
         shared.reasons.append("touches the files (" + ", ".join(path_hits[:2]) + ")")
     return shared
+
+
+@lru_cache(maxsize=4096)
+def _record_side(text: str) -> tuple[frozenset[str], Mapping[str, str]]:
+    """A record's strong terms and salient words (key -> word as written): read once per text,
+    since the same records are judged against task after task and file after file."""
+    return frozenset(strong_terms(text)), MappingProxyType(salient_words(text))
 
 
 def heuristic_applicability(

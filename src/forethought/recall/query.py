@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from forethought.recall.dates import Period, read_periods
 from forethought.text.identifiers import identifier_parts, identifiers, terms
@@ -32,7 +33,10 @@ def _keywords(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokens if t))
 
 
+@lru_cache(maxsize=256)
 def analyze(query: str) -> QueryAnalysis:
+    """What recall reads from `query` (pure, so kept: a check recalls for each file's text twice,
+    once for failed approaches alone)."""
     keywords = _keywords(query)[:64]
     dates, rest = read_periods(query)
     return QueryAnalysis(
