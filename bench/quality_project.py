@@ -21,6 +21,7 @@ precision over findings, recall over labelled violations.
 from __future__ import annotations
 
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,8 @@ def _same_finding(rule: str, excerpt: str, path: str | None, wanted: dict[str, A
 
 
 def score_check(memory: Forethought, folder: Path, stored: Stored) -> dict[str, Any]:
-    findings = right = labelled = found = on_must_not_flag = 0
+    """Precision and recall of the check over every draft, and apart for file drafts and diffs."""
+    counts = {form: Counter[str]() for form in ("file", "diff")}
     failing: list[str] = []
     drafts = read_jsonl(folder / "drafts.jsonl")
     for draft in drafts:
@@ -147,20 +149,30 @@ def score_check(memory: Forethought, folder: Path, stored: Stored) -> dict[str, 
         wanted = draft["violations"]
         good = [any(_same_finding(r, e, p, w) for w in wanted) for r, e, p in cited]
         hit = [any(_same_finding(r, e, p, w) for r, e, p in cited) for w in wanted]
-        findings += len(cited)
-        right += sum(good)
-        labelled += len(wanted)
-        found += sum(hit)
-        on_must_not_flag += sum(r in draft.get("must_not_flag", []) for r, _, _ in cited)
+        c = counts["diff" if diff else "file"]
+        c.update(drafts=1, findings=len(cited), right=sum(good), labelled=len(wanted), found=sum(hit),
+                 on_must_not_flag=sum(r in draft.get("must_not_flag", []) for r, _, _ in cited))  # fmt: skip
         if not all(good) or not all(hit):
             failing.append(draft["id"])
+    total = counts["file"] + counts["diff"]
     return {
         "drafts": len(drafts),
-        "precision": ratio(right, findings),
-        "recall": ratio(found, labelled),
-        "findings": findings,
-        "violations": labelled,
-        "findings_on_must_not_flag": on_must_not_flag,
+        "precision": ratio(total["right"], total["findings"]),
+        "recall": ratio(total["found"], total["labelled"]),
+        "findings": total["findings"],
+        "violations": total["labelled"],
+        "findings_on_must_not_flag": total["on_must_not_flag"],
+        "by_form": {
+            form: {
+                "drafts": c["drafts"],
+                "precision": ratio(c["right"], c["findings"]),
+                "recall": ratio(c["found"], c["labelled"]),
+                "findings": c["findings"],
+                "violations": c["labelled"],
+            }
+            for form, c in counts.items()
+            if c["drafts"]
+        },
         "failing_draft_ids": failing,
     }
 
@@ -189,6 +201,17 @@ def rows(result: dict[str, Any], app: str = "project") -> list[Row]:
         Row(app, "check precision", check["precision"], check["findings"]),
         Row(app, "check recall", check["recall"], check["violations"]),
         Row(app, "check findings on must-not-flag rules", check["findings_on_must_not_flag"], check["drafts"]),
+        *(
+            Row(
+                app,
+                f"check {metric} ({form} drafts)",
+                part[metric],
+                part["findings" if metric == "precision" else "violations"],
+            )
+            for form, part in check.get("by_form", {}).items()
+            if form == "diff"
+            for metric in ("precision", "recall")
+        ),
     ]
 
 

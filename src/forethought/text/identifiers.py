@@ -102,8 +102,13 @@ def _in_token(ch: str) -> bool:
 def focus_in(focus: frozenset[str], text: str) -> set[str]:
     """Which of the stemmed words `focus` `text` contains: `match_words(text) & focus`, but only
     the tokens where a regex finds a focus root are stemmed, so a long text costs little."""
+    return set(_focus_in(focus, text))
+
+
+@lru_cache(maxsize=4096)  # recall reads the same statements for the same query more than once (a check's two)
+def _focus_in(focus: frozenset[str], text: str) -> frozenset[str]:
     if not focus:
-        return set()
+        return frozenset()
     found: set[str] = set()
     seen: set[str] = set()
     for match in _roots(focus).finditer(text):
@@ -116,7 +121,7 @@ def focus_in(focus: frozenset[str], text: str) -> set[str]:
         if token not in seen:
             seen.add(token)
             found |= match_words(token)
-    return found & focus
+    return frozenset(found & focus)
 
 
 _STRONG_IDENT = re.compile(r"[A-Za-z_$@][\w$@.:/-]*\w")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from forethought.apps.base import Applicability, PolicyFinding
 from forethought.apps.project.areas import AreaVote, code_identifiers, vote
@@ -121,8 +122,12 @@ def _fingerprint(text: str) -> _Fingerprint:
 
 def _overlap(fp: _Fingerprint, segment: str) -> int:
     score = sum(2 for t in fp.identifiers if _mentions(segment, t))
-    seen = {_stem(w) for w in _WORD.findall(segment)}
-    return score + len(fp.stems & seen)
+    return score + len(fp.stems & _stems(segment))
+
+
+@lru_cache(maxsize=2048)  # each segment of a draft is weighed against every failed or rejected record
+def _stems(segment: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _WORD.findall(segment))
 
 
 def _reproposal(draft: str, text: str) -> str | None:
