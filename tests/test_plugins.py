@@ -23,7 +23,9 @@ from forethought.domain.candidates import Candidate
 from forethought.domain.times import utcnow
 from forethought.embed.base import Embedder, Vectors
 from forethought.embed.hashing import HashingEmbedder
+from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import InvalidInput
+from forethought.judge import shared_judge
 from forethought.llm import FakeChatModel, LLMSettings
 from forethought.llm.base import ChatModel
 from forethought.plugins import GROUP, Registry, load_registry, model_from_settings, open_store, registry
@@ -138,6 +140,12 @@ def test_the_builtin_factories_build_what_they_name(tmp_path: Path) -> None:
     fake = loaded.model("fake")(LLMSettings())
     assert isinstance(fake, FakeChatModel) and fake.name == "fake"
     assert loaded.app("career").name == "career"
+
+
+def test_minilm_is_one_instance_per_process_shared_with_the_sentence_judge() -> None:
+    made = registry().embedder("minilm")()
+    assert isinstance(made, MiniLMEmbedder)
+    assert made is registry().embedder("minilm")() is shared_judge().embedder  # one model loaded, one vector cache
 
 
 def test_model_from_settings_goes_through_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,8 +29,8 @@ from forethought.apps.project import APP as PROJECT
 from forethought.apps.support import APP as SUPPORT
 from forethought.embed.base import Embedder
 from forethought.embed.hashing import HashingEmbedder
-from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import InvalidInput
+from forethought.judge import shared_judge
 from forethought.llm import factory as models
 from forethought.llm.base import ChatModel
 from forethought.llm.config import LLMSettings
@@ -139,11 +139,19 @@ def _lookup(what: str, table: Mapping[str, _T], name: str) -> _T:
 Plugin = Callable[[Registry], None]
 
 
+def shared_minilm() -> Embedder:
+    """The process's one MiniLM: the sentence judge's. A store's vectors, the judge's sentences
+    and the brief's relevance features then come from one model loaded once, and a text any of
+    them embedded (a commit sentence judged, then filed as a record's quote) comes from the
+    vector cache the next time."""
+    return shared_judge().embedder
+
+
 def register_builtins(registry: Registry) -> None:
     """The built-in stores, embedders, chat models and apps: a plugin like a third party's."""
     registry.add_store("sqlite", SQLiteStore)
     registry.add_store("postgresql", open_postgres)
-    registry.add_embedder("minilm", MiniLMEmbedder)
+    registry.add_embedder("minilm", shared_minilm)
     registry.add_embedder("hashing", HashingEmbedder)
     registry.add_model("groq", models.groq)
     registry.add_model("openai", models.openai)

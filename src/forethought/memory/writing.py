@@ -26,6 +26,7 @@ from forethought.domain import (
 from forethought.domain.candidates import Flag
 from forethought.domain.times import parse_time, utcnow
 from forethought.embed.base import Embedder, Vectors
+from forethought.embed.cache import embedded
 from forethought.embed.onnx_minilm import MiniLMEmbedder
 from forethought.errors import BackendError, Conflict, InvalidInput
 from forethought.judge.injection import instruction_like_each
@@ -266,7 +267,7 @@ def index_records(records: Sequence[Record], embedder: Embedder | None) -> list[
     later = False
     if embedder is not None:
         try:
-            vectors = embedder.embed([p.embed_text for p in payloads] + quoted)
+            vectors = embedded(embedder, [p.embed_text for p in payloads] + quoted)  # texts judged just now are known
         except BackendError as exc:
             log.warning("embedding failed; records kept, vectors queued in the outbox: %s", exc)
             later = True
