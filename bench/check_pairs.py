@@ -1,6 +1,6 @@
 """A learned line-to-rule matcher, measured against the shipped check on the rule-vs-line corpus.
 
-    .venv/bin/python -m bench.check_pairs [--out bench/results/check_pairs.json]
+    .venv/bin/python -m bench.check_pairs    # writes bench/results/check_pairs.json (--out elsewhere)
 
 The question: can "does this line break this rule?" be learned over the shipped MiniLM embeddings,
 so that the check finds violations no form read off the rule's words names? Each (rule, line) pair
@@ -31,10 +31,12 @@ import numpy as np
 import numpy.typing as npt
 
 from bench.check_lines import CORPUS
+from bench.common import write_json
 from bench.quality_common import ratio, read_jsonl
 from forethought.embed.onnx_minilm import MiniLMEmbedder
 
 Array = npt.NDArray[np.float32]
+RESULTS = Path(__file__).resolve().parent / "results"
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 FOLDS = 5
 _NEG = re.compile(r"\b(?:no|never|not|don't|do not|avoid|instead of|rather than|banned|forbidden|must not|stop"
@@ -142,7 +144,7 @@ def score(paths: list[Path]) -> dict[str, Any]:
                 "flags_cross": round(float((scored_cross >= threshold).mean()), 4),
             })  # fmt: skip
         out[name] = table
-    shipped = CORPUS.parent.parent / "bench" / "results" / "check_lines.json"
+    shipped = RESULTS / "check_lines.json"
     if shipped.exists():
         kept = json.loads(shipped.read_text("utf-8"))
         out["shipped_check"] = {k: kept[k] for k in ("precision", "recall", "false_flag_rate")}
@@ -151,13 +153,10 @@ def score(paths: list[Path]) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path)
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=RESULTS / "check_pairs.json")
     result = score(sorted(CORPUS.glob("rules-*.jsonl")))
-    text = json.dumps(result, indent=1)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", "utf-8")
+    write_json(parser.parse_args().out, result)
+    print(json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":
