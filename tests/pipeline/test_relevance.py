@@ -121,3 +121,18 @@ def test_a_brief_embeds_the_task_and_not_the_records_it_scores(tmp_path: Path, m
         brief = memory.brief(memory.scope("project", "ledgerly"), task, file_paths=["ui/settings/SaveBar.tsx"])
     assert brief.used and "<Button>" in brief.used[0].record.statement
     assert counting.asked == [f"{task} ui/settings/SaveBar.tsx"]
+
+
+def test_a_brief_runs_the_model_once_for_its_query_and_its_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Forethought.open(tmp_path / "m.db", embedder="minilm") as memory:
+        _quoted(memory)
+        assert memory.embedder is judge_embedder()  # one model serves the store and the features
+        calls: list[list[str]] = []
+        real = memory.embedder.embed
+        monkeypatch.setattr(memory.embedder, "embed", lambda texts: calls.append(list(texts)) or real(texts))
+        task = "Round every invoice line to integer cents before summing"
+        brief = memory.brief(memory.scope("project", "ledgerly"), task, file_paths=["billing/invoice.py"])
+    assert brief.used
+    assert calls == [[task, f"{task} billing/invoice.py"]]  # recall's query and the features' text, in one batch

@@ -22,6 +22,7 @@ from forethought.apps.areas import Area
 from forethought.apps.base import Applicability
 from forethought.domain import Record, Role, Status, limits
 from forethought.domain.limits import MAX_QUERY
+from forethought.embed.cache import embedded
 from forethought.errors import BackendError, InvalidInput, ModelUnavailable
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
@@ -94,7 +95,10 @@ def build_brief(
     if not has_records and not _has_sessions(memory, scope):
         timings["total"] = elapsed_ms(start)
         return Brief(task=task, note="This space holds no current memory: nothing was recalled.", timings_ms=timings)
-    hits = memory.recall(scope, query_for(task), k=recall_k).hits if has_records else []
+    query = query_for(task)
+    if has_records and app.relevance is not None and model is None:
+        _embed_ahead(memory, [query, " ".join([task, *file_paths])])
+    hits = memory.recall(scope, query, k=recall_k).hits if has_records else []
     timings["recall"] = elapsed_ms(start)
     verdicts: dict[str, Applicability] = {}
     rules: dict[str, Applicability | None] = {}  # the app rule's own verdicts, for the relevance model
@@ -248,6 +252,17 @@ def _by_relevance(
             verdicts[hit.record.id] = Applicability(applies=False, reason=f"relevance {p:.2f} below {bar:.2f}: {why}")
     order = {judged[i].record.id: rank for rank, i in enumerate(chosen)}
     return sorted(hits, key=lambda h: order.get(h.record.id, len(order)))
+
+
+def _embed_ahead(memory: Memory, texts: list[str]) -> None:
+    """Embed recall's query and the relevance features' task text in one batch, when one model
+    serves both: each is then found in the vector cache (one model run, not two)."""
+    if memory.embedder is None or memory.embedder is not judge_embedder():
+        return
+    try:
+        embedded(memory.embedder, texts)
+    except BackendError:  # recall and the features each meet the failure on their own
+        return
 
 
 def _stored_vectors(memory: Memory, scope: Scope, records: Sequence[Record], model: str) -> dict[str, RecordVectors]:
