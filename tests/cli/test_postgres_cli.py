@@ -50,7 +50,7 @@ def test_doctor_names_the_backend_and_never_the_password(postgres_dsn: str) -> N
     assert cli("retain", "--space", "p", "--kind", "note", "We deploy on Tuesdays.").code == 0
     doctor = cli("doctor", "--json")
     store = doctor.json()["store"]
-    assert store["kind"] == "postgresql" and store["ok"] is True and store["schema_version"] == 16
+    assert store["kind"] == "postgresql" and store["ok"] is True and store["schema_version"] == 17
     assert "hunter2" not in doctor.out + doctor.err
 
 

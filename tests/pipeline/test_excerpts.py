@@ -7,12 +7,16 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from forethought import Forethought, Scope
 from forethought.domain import Status
 from forethought.errors import InvalidInput, ModelUnavailable, NotFound
+from forethought.judge import shared_judge
 from forethought.pipeline import excerpts
+from forethought.pipeline.quotable import judged_text, quotable
+from forethought.store.types import quote_digest
 
 CHAT = (
     "User: The manifest export to the port authority keeps failing around midnight.\n"
@@ -124,3 +128,55 @@ def test_a_turn_with_instruction_like_text_is_never_quoted(tmp_path: Path) -> No
         brief = memory.brief(scope, TASK)
     assert not any("UTC with a Z suffix" in e.quote for e in brief.excerpts)
     assert "previous instructions" not in brief.block
+
+
+def test_capture_keeps_the_vectors_of_what_a_brief_may_quote(ferry: tuple[Forethought, Scope]) -> None:
+    memory, scope = ferry
+    space = scope.space()
+    session = memory.list_sessions(scope)[0]
+    name = shared_judge().embedder.name
+    kept = memory.store.sessions.sentence_vectors(space.id, [session.id], name)
+    expected = {
+        (session.id, turn.index, sentences[n].start)
+        for turn in session.turns
+        for sentences, positions in [quotable(turn)]
+        for n in positions
+    }
+    assert expected and set(kept) == expected  # every quotable sentence, and nothing else ("ok thanks.")
+    some = kept[min(expected)]
+    turn = session.turns[some.turn_index]
+    text = next(judged_text(s) for s in quotable(turn)[0] if s.start == some.start)
+    assert some.digest == quote_digest(text)
+    model = np.asarray(shared_judge().embedder.embed([text]))[0]
+    np.testing.assert_allclose(some.vector, model, atol=3e-3)  # the judge's own vector, as float16
+
+
+def test_a_brief_judges_past_sentences_from_their_stored_vectors(
+    ferry: tuple[Forethought, Scope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory, scope = ferry
+    handed: list[str] = []
+    real = excerpts.remember
+
+    def spy(embedder: object, texts: list[str], vectors: np.ndarray) -> None:
+        handed.extend(texts)
+        real(embedder, texts, vectors)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(excerpts, "remember", spy)
+    brief = memory.brief(scope, TASK, file_paths=["ferry/manifest_export.py"])
+    assert brief.excerpts and any("UTC with a Z suffix" in t for t in handed)
+
+
+def test_sessions_stored_without_vectors_are_quoted_the_same(tmp_path: Path) -> None:
+    with Forethought.open(tmp_path / "v.db", embedder="minilm") as memory:
+        scope = memory.scope("project", "ferry")
+        memory.submit_session(scope, CHAT, title="manifest chat", fmt="text", occurred_at=WHEN)
+        with_vectors = memory.brief(scope, TASK).excerpts
+        space = scope.space()
+        session = memory.list_sessions(scope)[0]
+        bare = session.model_copy(update={"id": "sess_bare", "title": "manifest chat"})
+        memory.store.sessions.delete(space.id, session.id, actor="t")
+        memory.store.sessions.add(bare)  # an older database's session: no sentence vectors
+        assert memory.store.sessions.sentence_vectors(space.id, [bare.id], shared_judge().embedder.name) == {}
+        without = memory.brief(scope, TASK).excerpts
+    assert [(e.quote, e.score) for e in with_vectors] == [(e.quote, e.score) for e in without]

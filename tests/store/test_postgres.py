@@ -78,7 +78,7 @@ def test_racing_opens_of_a_new_database_migrate_it_once(postgres_server: Postgre
         with psycopg.connect(dsn) as conn:
             rows = conn.execute("SELECT component, version FROM schema_migrations ORDER BY version").fetchall()
             secrets = conn.execute("SELECT COUNT(*) FROM meta WHERE key = 'space_secret'").fetchone()
-        assert rows == [("core", v) for v in range(1, 17)]
+        assert rows == [("core", v) for v in range(1, 18)]
         assert secrets == (1,)
         key = SpaceKey(workspace="w", subject_id="ana")
         assert len({s.spaces.resolve(key).id for s in opened}) == 1  # one secret: one id everywhere
@@ -196,7 +196,7 @@ def test_a_role_that_may_not_create_pgvector_is_told_what_to_ask_for(postgres_se
         with psycopg.connect(postgres_server.dsn("app_db"), autocommit=True) as conn:
             conn.execute("CREATE EXTENSION vector")  # what the superuser does, once
         store = PostgresStore(url)  # the owner creates the rest (unaccent is a trusted extension)
-        assert store.stats()["schema_version"] == 16
+        assert store.stats()["schema_version"] == 17
         store.close()
     finally:
         postgres_server.drop_database("app_db")

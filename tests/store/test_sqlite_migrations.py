@@ -46,9 +46,9 @@ def test_a_database_made_before_migration_6_opens_and_migrates_forward(tmp_path:
             history = conn.execute(
                 "SELECT component, version, name, applied_at FROM schema_migrations ORDER BY version"
             ).fetchall()
-        assert [(c, v) for c, v, _, _ in history] == [("core", v) for v in range(1, 17)]
+        assert [(c, v) for c, v, _, _ in history] == [("core", v) for v in range(1, 18)]
         assert history[0][3] == "2026-01-01T00:00:00Z"  # the old rows were carried over, not rewritten
-        assert store.stats()["schema_version"] == 16
+        assert store.stats()["schema_version"] == 17
         # The old secret is kept, so existing space ids stay what they were.
         with store.raw() as conn:
             assert conn.execute("SELECT value FROM meta WHERE key = 'space_secret'").fetchone()[0] == "ab" * 32
@@ -186,7 +186,7 @@ def test_migration_8_indexes_the_turns_of_sessions_captured_before_it(tmp_path: 
     conn.close()
     reopened = SQLiteStore(path)
     try:
-        assert reopened.stats()["schema_version"] == 16
+        assert reopened.stats()["schema_version"] == 17
         hits = reopened.sessions.search_turns(space, ["ferry"], 10)
         assert [(h.session_id, h.turn_index) for h in hits] == [("s1", 0)]  # the person's turn, not the tool's
     finally:

@@ -18,7 +18,7 @@ import numpy as np
 
 from forethought.embed.base import Embedder, Vectors
 
-__all__ = ["MAX_CACHED_VECTORS", "embedded"]
+__all__ = ["MAX_CACHED_VECTORS", "embedded", "remember"]
 
 MAX_CACHED_VECTORS = 20_000  # per embedder: ~30 MB of 384-dimension float32 rows
 
@@ -46,3 +46,19 @@ def embedded(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)
     return np.stack([known[t] for t in texts]).astype(np.float32, copy=False)
+
+
+def remember(embedder: Embedder, texts: Sequence[str], vectors: Vectors) -> None:
+    """Keep vectors made earlier (read back from a store) as `embedder`'s for `texts`, so the next
+    `embedded` call for them runs no model. The caller vouches that they are that embedder's."""
+    rows = np.asarray(vectors, dtype=np.float32)
+    if rows.shape != (len(texts), embedder.dim):
+        raise ValueError(f"{len(texts)} texts but vectors of shape {rows.shape}")
+    with _LOCK:
+        cache = _CACHES.setdefault(embedder, OrderedDict())
+        for text, row in zip(texts, rows, strict=True):
+            if text not in cache:
+                cache[text] = row
+            cache.move_to_end(text)
+        while len(cache) > MAX_CACHED_VECTORS:
+            cache.popitem(last=False)

@@ -3,7 +3,8 @@
 Turns are the system of record and are kept verbatim — except that a secret never reaches the
 database: API keys, tokens, passwords, private keys and credentials in connection strings are
 replaced by placeholders before anything is written. Card numbers are always replaced; emails and
-phone numbers too when the app's policy is "redact".
+phone numbers too when the app's policy is "redact". The scrubbed sentences a brief may quote are
+embedded here and stored with the turns (`quotable.py`); `append_turns` adds a turn the same way.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from forethought.domain import Action, AuditEvent, Session, Turn, new_id
 from forethought.domain.limits import check_name
 from forethought.domain.times import utcnow
 from forethought.memory import Memory, Scope
+from forethought.pipeline.quotable import sentence_vectors
 from forethought.text.detectors import Span, find_cards, find_personal_data, find_secrets, redact_all
 
-__all__ = ["capture_session", "scrub"]
+__all__ = ["append_turn", "capture_session", "scrub"]
 
 
 def scrub(text: str, app: App | None = None) -> str:
@@ -62,5 +64,13 @@ def capture_session(
         at=when,
         details={"session": session.id, "turns": len(clean), "source": source},
     )
-    memory.store.sessions.add(session, [event])
+    # The sentences a brief may quote are embedded now, once (`quotable`), and kept with the turns.
+    memory.store.sessions.add(session, [event], sentence_vectors(clean, source=source))
     return session
+
+
+def append_turn(memory: Memory, scope: Scope, session: Session, turn: Turn, *, source: str = "chat") -> None:
+    """Add one turn at the end of a stored session, scrubbed, with its quotable sentences' vectors."""
+    clean = turn.model_copy(update={"text": scrub(turn.text, scope.app)})
+    vectors = sentence_vectors([clean], source=source)
+    memory.store.sessions.append_turns(session.space_id, session.id, [clean], vectors)

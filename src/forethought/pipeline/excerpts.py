@@ -36,16 +36,17 @@ from pathlib import PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
-from forethought.domain import Record, Role, Session, Turn
+from forethought.domain import Record, Session, Turn
 from forethought.domain.documents import ITEMISED_SOURCES
-from forethought.embed.cache import embedded
+from forethought.embed.cache import embedded, remember
 from forethought.errors import ModelUnavailable, NotFound
 from forethought.judge import shared_judge
 from forethought.judge.acts import DURABLE
 from forethought.memory import Memory, Scope
+from forethought.pipeline.quotable import MAX_CHARS, judged_text, quotable
 from forethought.pipeline.reports import Excerpt
-from forethought.text.injection import find_injection
-from forethought.text.sentences import Sentence, split_sentences
+from forethought.store.types import quote_digest
+from forethought.text.sentences import Sentence
 from forethought.text.words import salient_words, word_key, words
 
 __all__ = ["MAX_CHARS", "MIN_SCORE", "find_excerpts"]
@@ -54,8 +55,6 @@ log = logging.getLogger(__name__)
 
 Array = npt.NDArray[np.float32]
 
-MAX_CHARS = 420  # an excerpt is a passage, not a transcript
-MIN_CHARS = 20  # shorter sentences ("ok, thanks") say nothing worth quoting
 # A passage is quoted when similarity + DURABLE_WEIGHT × durable probability reaches MIN_SCORE:
 # in effect, the judge is confident it states a rule and it is about the task at least a little.
 DURABLE_WEIGHT = 2.0
@@ -66,7 +65,6 @@ PER_SESSION = 3
 SENTENCES_PER_SESSION = 40
 SEARCHED_TURNS = 24
 MAX_QUERY_WORDS = 24
-_SAID = (Role.USER, Role.AGENT)
 
 
 @dataclass(frozen=True)
@@ -76,6 +74,7 @@ class _Passage:
     text: str  # what is judged: one sentence
     start: int  # what is quoted: turn.text[start:end], the sentence with the neighbours that fit
     end: int
+    offset: int  # where the judged sentence starts in the turn (its stored vector's key)
 
     @property
     def quote(self) -> str:
@@ -118,6 +117,7 @@ def find_excerpts(
     if not passages:
         return []
     try:
+        _recall_vectors(memory, space.id, passages)
         scores, vectors, records = _scores(task, file_paths, passages, [r.statement for r in briefed])
     except ModelUnavailable as exc:
         log.warning("no past-session excerpts: %s", exc)
@@ -148,21 +148,34 @@ def _candidates(
     """The session's sentences worth judging, those sharing task words and near a match first."""
     found: list[tuple[int, int, _Passage]] = []
     for turn in session.turns:
-        if turn.role not in _SAID or (session.id, turn.index) in skip:
+        if (session.id, turn.index) in skip:
             continue
-        if find_injection(turn.text) is not None:  # instruction-like text: never quoted to a model
-            continue
-        distance = min(abs(turn.index - i) for i in matched)
-        sentences = split_sentences(turn.text)
-        for n, sentence in enumerate(sentences):
-            if len(sentence.text) < MIN_CHARS:
-                continue
-            text = sentence.text[:MAX_CHARS]
+        sentences, positions = quotable(turn)  # instruction-like text is never quoted to a model
+        distance = min(abs(turn.index - i) for i in matched) if positions else 0
+        for n in positions:
+            text = judged_text(sentences[n])
             start, end = _span(sentences, n)
             shared = len({word_key(w) for w in words(text)} & keys)
-            found.append((-shared, distance, _Passage(session, turn, text, start, end)))
+            found.append((-shared, distance, _Passage(session, turn, text, start, end, sentences[n].start)))
     found.sort(key=lambda row: (row[0], row[1]))
     return [row[2] for row in found[:SENTENCES_PER_SESSION]]
+
+
+def _recall_vectors(memory: Memory, space_id: str, passages: list[_Passage]) -> None:
+    """Hand the judge's model the vectors stored with the passages' turns at capture, where they
+    were made of the same text, so judging them runs no model (the rest is embedded as before)."""
+    embedder = shared_judge().embedder
+    stored = memory.store.sessions.sentence_vectors(
+        space_id, list(dict.fromkeys(p.session.id for p in passages)), embedder.name
+    )
+    texts, rows = [], []
+    for p in passages:
+        kept = stored.get((p.session.id, p.turn.index, p.offset))
+        if kept is not None and kept.digest == quote_digest(p.text) and kept.vector.shape == (embedder.dim,):
+            texts.append(p.text)
+            rows.append(kept.vector)
+    if rows:
+        remember(embedder, texts, np.stack(rows))
 
 
 def _span(sentences: list[Sentence], n: int) -> tuple[int, int]:

@@ -28,7 +28,7 @@ from forethought.errors import ForethoughtError
 from forethought.llm.base import ChatModel, ProviderError
 from forethought.memory import Memory, Scope
 from forethought.pipeline.brief import build_brief
-from forethought.pipeline.capture import capture_session, scrub
+from forethought.pipeline.capture import append_turn, capture_session
 from forethought.pipeline.check import check_draft
 from forethought.pipeline.memorize import memorize
 from forethought.pipeline.reports import Brief, CheckReport, Violation
@@ -87,9 +87,7 @@ def run_turn(
     reply = _generate(app, brief, session, text, model, trace)
     reply, blocked = _check(memory, scope, brief, session, text, reply, model, trace)
     with trace.stage("persist_reply"):
-        memory.store.sessions.append_turns(
-            space.id, session.id, [Turn(index=user_index + 1, role=Role.AGENT, text=scrub(reply.text, app))]
-        )
+        append_turn(memory, scope, session, Turn(index=user_index + 1, role=Role.AGENT, text=reply.text))
     with trace.stage("memorize") as stage:
         try:
             stored = memory.store.sessions.get(space.id, session.id)
@@ -116,7 +114,6 @@ def run_turn(
 def _persist_message(
     memory: Memory, scope: Scope, space: Space, session_id: str | None, text: str
 ) -> tuple[Session, int]:
-    app = scope.app
     if session_id is None:
         session = capture_session(
             memory, scope, [Turn(index=0, role=Role.USER, text=text)], title=text[:80], source="chat"
@@ -124,7 +121,7 @@ def _persist_message(
         return session, 0
     session = memory.store.sessions.get(space.id, session_id)
     index = len(session.turns)
-    memory.store.sessions.append_turns(space.id, session.id, [Turn(index=index, role=Role.USER, text=scrub(text, app))])
+    append_turn(memory, scope, session, Turn(index=index, role=Role.USER, text=text))
     return session, index
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "RecordFilter",
     "RecordVectors",
     "ScoredId",
+    "SentenceVector",
     "SyncJob",
     "TurnHit",
     "Vector",
@@ -79,6 +80,20 @@ class RecordVectors:
     def evidence_of(self, quote: str) -> Vector | None:
         """The evidence vector if it was made from `quote`, else None."""
         return self.evidence if self.evidence_digest == quote_digest(quote) else None
+
+
+@dataclass(frozen=True)
+class SentenceVector:
+    """One sentence of a stored turn with its embedding, written with the turn (`SessionStore.add`,
+    `append_turns`) so a brief quoting past sessions reads it instead of embedding the sentence.
+    `start` is the sentence's offset in the turn's text, `model` the embedder's name and `digest`
+    the `quote_digest` of the text embedded: a reader uses the vector only while both still match."""
+
+    turn_index: int
+    start: int
+    model: str
+    digest: str
+    vector: Vector
 
 
 def quote_digest(quote: str) -> str:

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from forethought.domain import AuditEvent, Session, Turn
-from forethought.store.types import TurnHit
+from forethought.store.types import SentenceVector, TurnHit
 
 __all__ = ["SessionStore"]
 
@@ -19,14 +19,17 @@ class SessionStore(ABC):
     """
 
     @abstractmethod
-    def add(self, session: Session, events: Sequence[AuditEvent] = ()) -> None:
-        """Store a session with its turns and `events`, atomically.
+    def add(self, session: Session, events: Sequence[AuditEvent] = (), vectors: Sequence[SentenceVector] = ()) -> None:
+        """Store a session with its turns, `events` and its turns' sentence `vectors`, atomically.
 
         Raises NotFound when its space is gone and Conflict when the id is taken."""
 
     @abstractmethod
-    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
-        """Add turns at the end of a session (their `index` must continue the session's).
+    def append_turns(
+        self, space_id: str, session_id: str, turns: Sequence[Turn], vectors: Sequence[SentenceVector] = ()
+    ) -> None:
+        """Add turns at the end of a session (their `index` must continue the session's), with
+        their sentence `vectors` (each must belong to one of `turns`).
 
         Raises NotFound for a session of another space, Conflict when an index is taken."""
 
@@ -54,6 +57,13 @@ class SessionStore(ABC):
         Tool output and system text are not searched."""
 
     @abstractmethod
+    def sentence_vectors(
+        self, space_id: str, session_ids: Sequence[str], model: str
+    ) -> builtins.dict[tuple[str, int, int], SentenceVector]:
+        """The `model` sentence vectors stored with those sessions' turns, by (session id, turn
+        index, start). Sessions of other spaces and unknown ids give nothing."""
+
+    @abstractmethod
     def delete(self, space_id: str, session_id: str, *, actor: str) -> int:
         """Erase a session: its row, every turn, its keyword entries and the traces of its turns,
         leaving an audit event without text; returns the turns erased. NotFound for a session of
@@ -62,4 +72,5 @@ class SessionStore(ABC):
     @abstractmethod
     def redact(self, space_id: str, phrases: Sequence[str], placeholder: str, *, actor: str) -> int:
         """Replace every occurrence of `phrases` (exact text) in the space's turns and session
-        titles with `placeholder`, keyword index included; returns the turns and titles changed."""
+        titles with `placeholder`, keyword index included (a rewritten turn's sentence vectors are
+        deleted); returns the turns and titles changed."""

@@ -16,8 +16,9 @@ from forethought.store.postgres.erasure import require_space
 from forethought.store.postgres.search import TEXT_SEARCH, any_word_query
 from forethought.store.rows import session_values
 from forethought.store.sql.audit import insert_events
+from forethought.store.sql.sentences import forget_turn, insert_sentence_vectors, read_sentence_vectors
 from forethought.store.sql.sessions import SqlSessionReads
-from forethought.store.types import TurnHit
+from forethought.store.types import SentenceVector, TurnHit
 
 __all__ = ["PostgresSessions"]
 
@@ -34,7 +35,7 @@ class PostgresSessions(SqlSessionReads):
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    def add(self, session: Session, events: Sequence[AuditEvent] = ()) -> None:
+    def add(self, session: Session, events: Sequence[AuditEvent] = (), vectors: Sequence[SentenceVector] = ()) -> None:
         def write(conn: Any) -> None:
             require_space(conn, session.space_id)
             conn.execute(
@@ -42,16 +43,20 @@ class PostgresSessions(SqlSessionReads):
                 session_values(session),
             )
             conn.executemany(_INSERT_TURN, [_turn_values(session.space_id, session.id, t) for t in session.turns])
+            insert_sentence_vectors(conn, session.space_id, session.id, [t.index for t in session.turns], vectors)
             insert_events(conn, events)
 
         self._db.write(write)
 
-    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+    def append_turns(
+        self, space_id: str, session_id: str, turns: Sequence[Turn], vectors: Sequence[SentenceVector] = ()
+    ) -> None:
         def write(conn: Any) -> None:
             row = conn.execute("SELECT space_id FROM sessions WHERE id = ? FOR KEY SHARE", (session_id,)).fetchone()
             if row is None or not self._db.own(space_id, row[0]):
                 raise NotFound(f"no session {session_id!r} in this space")
             conn.executemany(_INSERT_TURN, [_turn_values(row[0], session_id, t) for t in turns])
+            insert_sentence_vectors(conn, row[0], session_id, [t.index for t in turns], vectors)
 
         self._db.write(write)
 
@@ -65,6 +70,11 @@ class PostgresSessions(SqlSessionReads):
             (space_id, wanted),
         )
         return {r[0] for r in rows}
+
+    def sentence_vectors(
+        self, space_id: str, session_ids: Sequence[str], model: str
+    ) -> builtins.dict[tuple[str, int, int], SentenceVector]:
+        return read_sentence_vectors(self._db, space_id, session_ids, model)
 
     def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
         wanted = [w for w in dict.fromkeys(words) if w.strip()]
@@ -113,6 +123,7 @@ class PostgresSessions(SqlSessionReads):
                         " WHERE session_id = ? AND idx = ?",
                         (clean, Role(role) in _SEARCHED, clean, session_id, idx),
                     )
+                    forget_turn(conn, session_id, idx)
                     changed += 1
                 titles = conn.execute(
                     "SELECT id, title FROM sessions WHERE space_id = ? AND strpos(title, ?) > 0", (space_id, phrase)

@@ -12,10 +12,11 @@ from forethought.domain.times import format_time, utcnow
 from forethought.errors import NotFound
 from forethought.store.rows import session_values
 from forethought.store.sql.audit import insert_events
+from forethought.store.sql.sentences import forget_turn, insert_sentence_vectors, read_sentence_vectors
 from forethought.store.sql.sessions import SqlSessionReads
 from forethought.store.sqlite.connection import Database
 from forethought.store.sqlite.erasure import purge, require_space
-from forethought.store.types import TurnHit
+from forethought.store.types import SentenceVector, TurnHit
 
 __all__ = ["SQLiteSessions"]
 
@@ -31,7 +32,7 @@ class SQLiteSessions(SqlSessionReads):
         self._db = db
         self._secure_fts_delete = secure_fts_delete
 
-    def add(self, session: Session, events: Sequence[AuditEvent] = ()) -> None:
+    def add(self, session: Session, events: Sequence[AuditEvent] = (), vectors: Sequence[SentenceVector] = ()) -> None:
         def write(conn: Any) -> None:
             require_space(conn, session.space_id)
             conn.execute(
@@ -40,17 +41,21 @@ class SQLiteSessions(SqlSessionReads):
             )
             conn.executemany(_INSERT_TURN, [_turn_values(session.id, t) for t in session.turns])
             _index(conn, session.space_id, session.id, session.turns)
+            insert_sentence_vectors(conn, session.space_id, session.id, [t.index for t in session.turns], vectors)
             insert_events(conn, events)
 
         self._db.write(write)
 
-    def append_turns(self, space_id: str, session_id: str, turns: Sequence[Turn]) -> None:
+    def append_turns(
+        self, space_id: str, session_id: str, turns: Sequence[Turn], vectors: Sequence[SentenceVector] = ()
+    ) -> None:
         def write(conn: Any) -> None:
             row = conn.execute("SELECT space_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
             if row is None or not self._db.own(space_id, row[0]):
                 raise NotFound(f"no session {session_id!r} in this space")
             conn.executemany(_INSERT_TURN, [_turn_values(session_id, t) for t in turns])
             _index(conn, row[0], session_id, turns)
+            insert_sentence_vectors(conn, row[0], session_id, [t.index for t in turns], vectors)
 
         self._db.write(write)
 
@@ -67,6 +72,11 @@ class SQLiteSessions(SqlSessionReads):
             )
             found.update(r[0] for r in rows)
         return found
+
+    def sentence_vectors(
+        self, space_id: str, session_ids: Sequence[str], model: str
+    ) -> builtins.dict[tuple[str, int, int], SentenceVector]:
+        return read_sentence_vectors(self._db, space_id, session_ids, model)
 
     def search_turns(self, space_id: str, words: Sequence[str], limit: int) -> builtins.list[TurnHit]:
         wanted = [w for w in dict.fromkeys(words) if w.strip()]
@@ -117,6 +127,7 @@ class SQLiteSessions(SqlSessionReads):
                     clean = text.replace(phrase, placeholder)
                     conn.execute("UPDATE turns SET text = ? WHERE session_id = ? AND idx = ?", (clean, session_id, idx))
                     conn.execute("DELETE FROM turns_fts WHERE session = ? AND turn = ?", (session_id, idx))
+                    forget_turn(conn, session_id, idx)
                     if Role(role) in _SEARCHED:
                         conn.execute(_INDEX_TURN, (clean, space_id, session_id, idx))
                     changed += 1

@@ -1,0 +1,19 @@
+-- The embedding of each sentence a brief may quote from a stored turn (the person's and the
+-- agent's), made when the turn is captured, so quoting past sessions reads vectors instead of
+-- running the model over every sentence of the sessions it looks at. `start` is the sentence's
+-- offset in the turn's text, `model` the embedder's name, `digest` the sha256 of the text
+-- embedded: a reader uses a vector only while both match. Float16 bytes, as `vectors`. Rows go
+-- with their turn (a session's deletion and a space's erasure cascade; a redaction deletes the
+-- rewritten turn's rows).
+CREATE TABLE sentence_vectors (
+    session_id TEXT NOT NULL,
+    space_id   TEXT NOT NULL,
+    turn_idx   INTEGER NOT NULL,
+    start      INTEGER NOT NULL,
+    model      TEXT NOT NULL,
+    digest     TEXT NOT NULL,
+    vec        BLOB NOT NULL,
+    PRIMARY KEY (session_id, turn_idx, start, model),
+    FOREIGN KEY (session_id, turn_idx) REFERENCES turns(session_id, idx) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX sentence_vectors_space ON sentence_vectors (space_id);
