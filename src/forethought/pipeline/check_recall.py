@@ -49,17 +49,18 @@ def failed_action(record: Record, failed_kinds: Mapping[str, Failed]) -> str | N
 
 def recall_for(
     memory: Memory, scope: Scope, draft: str, *, strategy: str | RecallConfig = "balanced",
-    also: Sequence[Record] = (),
+    also: Sequence[Record] = (), failed_apart: bool = True,
 ) -> Recalled:  # fmt: skip
     """Current records relevant to the draft (with `also`, records recalled for it elsewhere), and
-    the ids the heuristic judge finds applicable to the draft."""
+    the ids the heuristic judge finds applicable to the draft. Without `failed_apart` the failed
+    attempts are not recalled for once more (the caller's `also` holds those recalled apart)."""
     app = scope.app
     if not draft.strip() or not memory.list_records(scope, limit=1):
         return [], set()
     query = query_for(draft)
     found: dict[str, Record] = {}
     # Failed actions are looked for even when other records rank higher.
-    for kinds in ((), tuple(app.failed_kinds)) if app.failed_kinds else ((),):
+    for kinds in ((), tuple(app.failed_kinds)) if app.failed_kinds and failed_apart else ((),):
         for hit in memory.recall(scope, query, k=RECALL_K, kinds=kinds, strategy=strategy).hits:
             found.setdefault(hit.record.id, hit.record)
     for record in also:

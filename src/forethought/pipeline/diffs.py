@@ -12,7 +12,8 @@ A diff of several files is recalled for twice over, not once per file with every
 file by its own words and identifiers (keyword and exact-term search, no embedding), the diff as a
 whole by meaning as well (one embedding); each file is checked against both sets, and its own
 text decides which of them apply. Embedding every file's text is what a long diff would
-otherwise spend its time on.
+otherwise spend its time on. Failed attempts are recalled for apart once, for the whole diff
+(every file is checked against them), not again for each file.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def check_diff(memory: Memory, scope: Scope, diff: str, *, model: ChatModel | No
         recalled = None
         if many:
             step = time.perf_counter()
-            recalled = recall_for(memory, scope, change.draft, strategy=LEXICAL, also=whole)
+            recalled = recall_for(memory, scope, change.draft, strategy=LEXICAL, also=whole, failed_apart=False)
             recall_ms += elapsed_ms(step)
         report = check_draft(memory, scope, change.draft, model=model, path=change.path, recalled=recalled)
         reports.append(report)
