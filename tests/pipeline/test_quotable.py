@@ -14,6 +14,7 @@ from forethought.errors import ModelUnavailable
 from forethought.judge import shared_judge
 from forethought.pipeline import quotable
 from forethought.pipeline.quotable import MIN_CHARS, sentence_vectors
+from forethought.store.types import quote_digest
 
 RULE = "Manifests always go out in UTC with a Z suffix, the port API rejects offsets."
 
@@ -39,16 +40,26 @@ def test_rule_files_and_adrs_are_not_embedded(source: str) -> None:
     assert sentence_vectors(_turns(), source=source) == []
 
 
+def test_passages_are_embedded_only_around_sentences_that_may_be_quoted() -> None:
+    rows = {r.turn_index: r for r in sentence_vectors(_turns(), source="import")}
+    rule = rows[0]  # a standing rule: its passage ("ok. " and the rule) is embedded for the brief's topic test
+    assert rule.passage_vector is not None and rule.passage_digest == quote_digest(f"ok. {RULE}")
+    aside = Turn(index=0, role=Role.AGENT, text="I had a look at the weather widget earlier today.")
+    chatter = sentence_vectors([aside], source="import")
+    assert chatter and chatter[0].passage_vector is None and chatter[0].passage_digest is None
+
+
 def test_a_capture_embeds_a_bounded_number_of_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quotable, "MAX_EMBEDDED", 1)
     assert len(sentence_vectors(_turns(), source="import")) == 1
 
 
 def test_without_the_model_turns_are_stored_without_vectors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def unavailable(*args: object) -> object:
-        raise ModelUnavailable("the embedding model fails its hash check")
+    class Missing:
+        def judge_and_embed(self, items: object) -> object:
+            raise ModelUnavailable("the sentence judge's weights fail their hash check")
 
-    monkeypatch.setattr(quotable, "embedded", unavailable)
+    monkeypatch.setattr(quotable, "shared_judge", Missing)
     with Forethought.open(tmp_path / "m.db") as memory:
         scope = memory.scope("project", "ferry")
         session = memory.submit_session(scope, f"User: {RULE}", title="t", fmt="text").session

@@ -5,6 +5,7 @@ with the turn's text — deleted session, erased space, redacted turn."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,8 @@ def _sv(turn: int, start: int, text: str, seed: int, model: str = "m") -> Senten
 
 def _add(store: Store, space_id: str) -> Session:
     session = _session(space_id, f"So, to be clear. {RULE}", "Understood, per line it is.")
-    store.sessions.add(session, vectors=[_sv(0, 18, RULE, 1), _sv(1, 0, "Understood, per line it is.", 2)])
+    rule = replace(_sv(0, 18, RULE, 1), passage_digest=quote_digest(session.turns[0].text), passage_vector=_vector(9))
+    store.sessions.add(session, vectors=[rule, _sv(1, 0, "Understood, per line it is.", 2)])
     return session
 
 
@@ -52,6 +54,10 @@ def test_vectors_come_back_by_session_turn_and_start(store: Store) -> None:
     first = kept[(session.id, 0, 18)]
     assert first.digest == quote_digest(RULE) and first.model == "m"
     np.testing.assert_allclose(first.vector, _vector(1), atol=2e-3)  # float16 on disk
+    assert first.passage_digest == quote_digest(session.turns[0].text) and first.passage_vector is not None
+    np.testing.assert_allclose(first.passage_vector, _vector(9), atol=2e-3)
+    reply = kept[(session.id, 1, 0)]
+    assert reply.passage_vector is None and reply.passage_digest is None
     assert store.sessions.sentence_vectors(s, [session.id], "another-model") == {}
 
 

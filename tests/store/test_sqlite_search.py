@@ -48,3 +48,27 @@ def test_terms_held_by_too_many_records_are_not_searched(filled: Forethought, mo
     monkeypatch.setattr(search, "TERM_FREQUENCY_CAP", 10)
     assert filled.store.search.terms(sid, ["alice"], RecordFilter(), 5) == []
     assert len(filled.store.search.terms(sid, ["kafka", "alice"], RecordFilter(), 5)) == 2
+
+
+def test_a_selective_filter_is_searched_exactly_and_finds_what_widening_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder = HashingEmbedder()
+    with Forethought.open(tmp_path / "v.db", embedder=embedder) as memory:
+        scope = memory.scope("generic", "s")
+        items = [RetainItem(f"The router on floor {i} was restarted by the night shift.") for i in range(150)]
+        items += [RetainItem(f"Decision {i}: the router firmware stays pinned.", kind="fact") for i in range(3)]
+        memory.retain_many(scope, items)
+        sid = memory.space(scope).id
+        query = embedder.embed_one("router restarted on a floor")
+        rare = RecordFilter(kinds=("fact",))
+        calls: list[int] = []
+        real = search._exact
+        monkeypatch.setattr(search, "_exact", lambda *a: calls.append(1) or real(*a))
+        exact = memory.store.search.vector(sid, query, rare, 5)
+        assert calls  # the first pass found too few facts among its neighbours, and 3 records pass
+        monkeypatch.setattr(search, "EXACT_FILTERED", 0)  # the index widened until the whole space
+        widened = memory.store.search.vector(sid, query, rare, 5)
+        assert len(calls) == 1
+    assert [h.record_id for h in exact] == [h.record_id for h in widened] and len(exact) == 3
+    assert [round(h.score, 3) for h in exact] == [round(h.score, 3) for h in widened]

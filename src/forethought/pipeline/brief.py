@@ -18,11 +18,14 @@ import logging
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from forethought.apps.areas import Area
 from forethought.apps.base import Applicability
 from forethought.domain import Record, Role, Status, limits
 from forethought.domain.limits import MAX_QUERY
-from forethought.embed.cache import embedded
+from forethought.embed.base import Embedder
+from forethought.embed.cache import embedded, remember
 from forethought.errors import BackendError, InvalidInput, ModelUnavailable
 from forethought.llm.base import ChatModel, ProviderError, Usage
 from forethought.llm.structured import complete_structured
@@ -160,6 +163,8 @@ def build_brief(
 def _retired(memory: Memory, scope: Scope, task: str, k: int) -> list[Record]:
     """Superseded, retracted and rejected records about the task: their turns are not quoted."""
     gone = (Status.SUPERSEDED, Status.RETRACTED, Status.REJECTED)
+    if not memory.list_records(scope, statuses=gone, limit=1):  # nothing retired: no recall to run
+        return []
     return [hit.record for hit in memory.recall(scope, query_for(task), k=k, statuses=gone).hits]
 
 
@@ -237,6 +242,7 @@ def _by_relevance(
         records = [h.record for h in judged]
         embedder = judge_embedder()
         stored = _stored_vectors(memory, scope, records, embedder.name)
+        _keep_statements(embedder, records, stored)
         rows = feature_rows(task, file_paths, records, app, embedder, [rules.get(r.id) for r in records], stored)
     except ModelUnavailable as exc:
         log.warning("relevance model unavailable, using the rule and heuristic verdicts: %s", exc)
@@ -276,6 +282,14 @@ def _stored_vectors(memory: Memory, scope: Scope, records: Sequence[Record], mod
     except BackendError as exc:  # the features are still computed, by embedding what is missing
         log.warning("stored vectors unreadable, embedding them again: %s", exc)
         return {}
+
+
+def _keep_statements(embedder: Embedder, records: Sequence[Record], stored: dict[str, RecordVectors]) -> None:
+    """Hand the stored statement vectors to the features' model cache: past-session excerpts compare
+    passages with the briefed statements by that model, and then run it on none of them."""
+    kept = [(r.statement, v.statement) for r in records if (v := stored.get(r.id)) and v.statement is not None]
+    if kept:
+        remember(embedder, [t for t, _ in kept], np.stack([v for _, v in kept]))
 
 
 def elapsed_ms(start: float) -> float:

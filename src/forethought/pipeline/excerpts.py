@@ -43,10 +43,9 @@ from forethought.errors import ModelUnavailable, NotFound
 from forethought.judge import shared_judge
 from forethought.judge.acts import DURABLE
 from forethought.memory import Memory, Scope
-from forethought.pipeline.quotable import MAX_CHARS, judged_text, quotable
+from forethought.pipeline.quotable import DURABLE_WEIGHT, MAX_CHARS, MIN_SCORE, judged_text, passage_span, quotable
 from forethought.pipeline.reports import Excerpt
 from forethought.store.types import quote_digest
-from forethought.text.sentences import Sentence
 from forethought.text.words import salient_words, word_key, words
 
 __all__ = ["MAX_CHARS", "MIN_SCORE", "find_excerpts"]
@@ -55,10 +54,6 @@ log = logging.getLogger(__name__)
 
 Array = npt.NDArray[np.float32]
 
-# A passage is quoted when similarity + DURABLE_WEIGHT × durable probability reaches MIN_SCORE:
-# in effect, the judge is confident it states a rule and it is about the task at least a little.
-DURABLE_WEIGHT = 2.0
-MIN_SCORE = 1.8
 SAME_TOPIC = 0.45  # two statements this similar are about the same thing: the newer one stands
 SESSIONS = 3
 PER_SESSION = 3
@@ -154,7 +149,7 @@ def _candidates(
         distance = min(abs(turn.index - i) for i in matched) if positions else 0
         for n in positions:
             text = judged_text(sentences[n])
-            start, end = _span(sentences, n)
+            start, end = passage_span(sentences, n)
             shared = len({word_key(w) for w in words(text)} & keys)
             found.append((-shared, distance, _Passage(session, turn, text, start, end, sentences[n].start)))
     found.sort(key=lambda row: (row[0], row[1]))
@@ -162,8 +157,9 @@ def _candidates(
 
 
 def _recall_vectors(memory: Memory, space_id: str, passages: list[_Passage]) -> None:
-    """Hand the judge's model the vectors stored with the passages' turns at capture, where they
-    were made of the same text, so judging them runs no model (the rest is embedded as before)."""
+    """Hand the judge's model the vectors stored with the passages' turns at capture (sentences,
+    and the passages around those that may be quoted), where they were made of the same text, so
+    judging and comparing them runs no model (the rest is embedded as before)."""
     embedder = shared_judge().embedder
     stored = memory.store.sessions.sentence_vectors(
         space_id, list(dict.fromkeys(p.session.id for p in passages)), embedder.name
@@ -171,24 +167,17 @@ def _recall_vectors(memory: Memory, space_id: str, passages: list[_Passage]) -> 
     texts, rows = [], []
     for p in passages:
         kept = stored.get((p.session.id, p.turn.index, p.offset))
-        if kept is not None and kept.digest == quote_digest(p.text) and kept.vector.shape == (embedder.dim,):
+        if kept is None:
+            continue
+        if kept.digest == quote_digest(p.text) and kept.vector.shape == (embedder.dim,):
             texts.append(p.text)
             rows.append(kept.vector)
+        vector = kept.passage_vector
+        if vector is not None and kept.passage_digest == quote_digest(p.quote) and vector.shape == (embedder.dim,):
+            texts.append(p.quote)
+            rows.append(vector)
     if rows:
         remember(embedder, texts, np.stack(rows))
-
-
-def _span(sentences: list[Sentence], n: int) -> tuple[int, int]:
-    """Sentence `n` with the one after it, then the one before, while the span fits in MAX_CHARS
-    (a rule's reason tends to follow it; what led to it, to precede it)."""
-    lo = hi = n
-    for step in (n + 1, n - 1):
-        if 0 <= step < len(sentences):
-            a, b = min(lo, step), max(hi, step)
-            if sentences[b].end - sentences[a].start <= MAX_CHARS:
-                lo, hi = a, b
-    start, end = sentences[lo].start, sentences[hi].end
-    return start, min(end, start + MAX_CHARS)
 
 
 def _unit(rows: Array) -> Array:

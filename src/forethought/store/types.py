@@ -87,13 +87,17 @@ class SentenceVector:
     """One sentence of a stored turn with its embedding, written with the turn (`SessionStore.add`,
     `append_turns`) so a brief quoting past sessions reads it instead of embedding the sentence.
     `start` is the sentence's offset in the turn's text, `model` the embedder's name and `digest`
-    the `quote_digest` of the text embedded: a reader uses the vector only while both still match."""
+    the `quote_digest` of the text embedded: a reader uses the vector only while both still match.
+    A sentence a brief may quote also carries the vector of the passage it would quote around it
+    (`passage_digest`, `passage_vector`; both None otherwise)."""
 
     turn_index: int
     start: int
     model: str
     digest: str
     vector: Vector
+    passage_digest: str | None = None
+    passage_vector: Vector | None = None
 
 
 def quote_digest(quote: str) -> str:

@@ -18,8 +18,8 @@ __all__ = ["forget_turn", "insert_sentence_vectors", "read_sentence_vectors"]
 
 _CHUNK = 500  # session ids bound in one statement
 _INSERT = (
-    "INSERT INTO sentence_vectors (session_id, space_id, turn_idx, start, model, digest, vec)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO sentence_vectors (session_id, space_id, turn_idx, start, model, digest, vec, passage_digest,"
+    " passage_vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -32,7 +32,10 @@ def insert_sentence_vectors(
     for v in vectors:
         if v.turn_index not in known:
             raise ValueError(f"a sentence vector for turn {v.turn_index}, which this write does not add")
-        rows.append((session_id, space_id, v.turn_index, v.start, v.model, v.digest, pack(v.vector)))
+        passage = None if v.passage_vector is None else pack(v.passage_vector)
+        rows.append(
+            (session_id, space_id, v.turn_index, v.start, v.model, v.digest, pack(v.vector), v.passage_digest, passage)
+        )
     if rows:
         conn.executemany(_INSERT, rows)
 
@@ -51,12 +54,16 @@ def read_sentence_vectors(
     for first in range(0, len(wanted), _CHUNK):
         chunk = wanted[first : first + _CHUNK]
         rows = db.fetch(
-            "SELECT session_id, space_id, turn_idx, start, digest, vec FROM sentence_vectors"
+            "SELECT session_id, space_id, turn_idx, start, digest, vec, passage_digest, passage_vec"
+            " FROM sentence_vectors"
             f" WHERE space_id = ? AND model = ? AND session_id IN ({marks(len(chunk))})",
             [space_id, model, *chunk],
         )
-        for session_id, owner, turn, start, digest, blob in rows:
+        for session_id, owner, turn, start, digest, blob, passage_digest, passage in rows:
             if db.own(space_id, owner):
                 key = (str(session_id), int(turn), int(start))
-                out[key] = SentenceVector(int(turn), int(start), model, str(digest), unpack(blob))
+                out[key] = SentenceVector(
+                    int(turn), int(start), model, str(digest), unpack(blob),
+                    None if passage is None else str(passage_digest), None if passage is None else unpack(passage),
+                )  # fmt: skip
     return out

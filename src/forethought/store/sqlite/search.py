@@ -17,6 +17,7 @@ from forethought.store.sqlite.vector_cache import VectorCache, decode_vector
 from forethought.store.types import RecordFilter, RecordVectors, ScoredId, Vector
 
 __all__ = [
+    "EXACT_FILTERED",
     "POSTINGS_BUDGET",
     "TERM_FREQUENCY_CAP",
     "SQLiteSearch",
@@ -27,6 +28,10 @@ __all__ = [
 ]
 
 Own = Callable[[str, str], bool]
+# A filter this selective (at most this many records of the space pass it) is searched exactly over
+# the records that pass, read with their vectors, instead of widening the index search until
+# enough of its neighbours pass (a recall of a space's few retired records or failed attempts).
+EXACT_FILTERED = 1_000
 
 
 class SQLiteSearch(SearchIndex):
@@ -141,10 +146,13 @@ def nearest(
     conn: Any, cache: VectorCache, space_id: str, vector: Vector, flt: RecordFilter, limit: int, own: Own
 ) -> list[ScoredId]:
     """Nearest neighbours that pass the filter. The index knows nothing of status or kind, so ask
-    it for more than needed and widen until enough pass or the whole space was considered."""
+    it for more than needed and widen until enough pass or the whole space was considered; when
+    the first pass falls short and at most `EXACT_FILTERED` records pass the filter, score those
+    exactly instead."""
     query = np.ascontiguousarray(vector, dtype=np.float32)
     where, params = filter_sql(flt)
     want = max(limit * 4, 64)
+    first = True
     while True:
         hits, size = cache.search(conn, space_id, query, want)
         if not hits:
@@ -163,7 +171,37 @@ def nearest(
         if len(passed) >= limit or want >= size:
             passed.sort(key=lambda s: -s.score)
             return passed[:limit]
+        if first and _passing(conn, space_id, where, params) <= EXACT_FILTERED:
+            return _exact(conn, space_id, query, where, params, limit, own)
+        first = False
         want *= 4
+
+
+def _passing(conn: Any, space_id: str, where: str, params: Sequence[Any]) -> int:
+    """How many of the space's records pass the filter, counted up to EXACT_FILTERED + 1."""
+    row = conn.execute(
+        f"SELECT COUNT(*) FROM (SELECT 1 FROM records r WHERE r.space_id = ? AND {where} LIMIT ?)",
+        (space_id, *params, EXACT_FILTERED + 1),
+    ).fetchone()
+    return int(row[0])
+
+
+def _exact(
+    conn: Any, space_id: str, query: Vector, where: str, params: Sequence[Any], limit: int, own: Own
+) -> list[ScoredId]:
+    """The nearest of the records passing the filter, each scored against its stored vector."""
+    rows = conn.execute(
+        "SELECT r.id, r.space_id, v.vec FROM records r JOIN vectors v ON v.record_rowid = r.rowid"
+        f" WHERE r.space_id = ? AND {where}",
+        (space_id, *params),
+    ).fetchall()
+    kept = [(str(r[0]), bytes(r[2])) for r in rows if own(space_id, r[1])]
+    if not kept:
+        return []
+    matrix = np.frombuffer(b"".join(blob for _, blob in kept), dtype="<f2").reshape(len(kept), -1).astype(np.float32)
+    scores = np.clip(np.einsum("ij,j->i", matrix, query), -1.0, 1.0)
+    order = np.argsort(-scores, kind="stable")[:limit]
+    return [ScoredId(kept[i][0], float(scores[i])) for i in order]
 
 
 def by_terms(conn: Any, space_id: str, terms: Sequence[str], flt: RecordFilter, limit: int, own: Own) -> list[ScoredId]:
