@@ -4,13 +4,17 @@ statement's and the first evidence quote's, read back by id, within the space, g
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from forethought.domain import Evidence, SpaceKey, Status
 from forethought.domain.times import utcnow
+from forethought.embed.base import Vectors
 from forethought.embed.hashing import HashingEmbedder
+from forethought.errors import ModelUnavailable
+from forethought.memory.outbox import drain
 from forethought.memory.writing import Draft, index_records, new_record
 from forethought.store.base import ChangeSet, Store
 from forethought.store.sqlite import SQLiteStore
@@ -73,3 +77,24 @@ def test_forgetting_a_record_leaves_no_evidence_vector_row(tmp_path: Path) -> No
         store.close()
     with sqlite3.connect(tmp_path / "s.db") as conn:
         assert conn.execute("SELECT COUNT(*) FROM evidence_vectors").fetchone()[0] == 0
+
+
+class _Down(HashingEmbedder):
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        raise ModelUnavailable("the model is down (test)")
+
+
+def test_the_outbox_pays_the_quote_vector_too(store: Store) -> None:
+    s = _space(store, "billing")
+    evidence = (Evidence(quote=QUOTE, session_id="s1", turn_index=0),)
+    owed = new_record(s, Draft(kind="decision", statement=STATEMENT, evidence=evidence),
+                      occurred_at=utcnow(), now=utcnow(), status=Status.ACTIVE)  # fmt: skip
+    plain = new_record(s, Draft(kind="decision", statement="Refunds go through the ledger."),
+                       occurred_at=utcnow(), now=utcnow(), status=Status.ACTIVE)  # fmt: skip
+    store.records.apply(ChangeSet(s, inserts=index_records([owed, plain], _Down())))
+    assert store.search.record_vectors(s, [owed.id, plain.id]) == {}  # both owed
+    assert drain(store, EMBED).done == 2
+    kept = store.search.record_vectors(s, [owed.id, plain.id])
+    assert kept[owed.id].evidence_of(QUOTE) is not None and kept[plain.id].evidence is None
+    np.testing.assert_allclose(kept[owed.id].evidence_of(QUOTE), EMBED.embed_one(QUOTE), atol=2e-3)
+    np.testing.assert_allclose(kept[plain.id].statement, EMBED.embed_one("Refunds go through the ledger."), atol=2e-3)

@@ -1,6 +1,7 @@
 """The outbox: work owed to records already committed, done later and retried until it succeeds.
 
-Today that is one kind of job — the vector of a record whose embedding failed at retain time —
+Today that is one kind of job — the vectors of a record whose embedding failed at retain time
+(its statement's and its first evidence quote's) —
 and the design leaves room for others (syncing a remote recall engine). Jobs carry ids, never
 text; a job whose record was erased meanwhile simply disappears with it.
 """
@@ -11,8 +12,9 @@ from dataclasses import dataclass
 
 from forethought.embed.base import Embedder
 from forethought.errors import BackendError
-from forethought.memory.writing import index_payload
+from forethought.memory.writing import first_quote, index_payload
 from forethought.store.base import Job, Store
+from forethought.store.types import quote_digest
 
 __all__ = ["OutboxReport", "drain"]
 
@@ -41,14 +43,20 @@ def drain(store: Store, embedder: Embedder | None, *, limit: int = 256) -> Outbo
         live = [j for j in group if j.record_id in records]
         if not live:
             continue
+        quotes = [first_quote(records[j.record_id]) for j in live]
+        texts = [index_payload(records[j.record_id]).embed_text for j in live] + [q for q in quotes if q is not None]
         try:
-            vectors = embedder.embed([index_payload(records[j.record_id]).embed_text for j in live])
+            vectors = embedder.embed(texts)
         except BackendError as exc:
             for job in live:
                 store.outbox.retry(job, str(exc), delay_s=min(2.0 ** (job.attempts + 1), MAX_BACKOFF_S))
             failed += len(live)
             continue
-        for job, vector in zip(live, vectors, strict=True):
-            store.outbox.complete_embedding(job, vector)
+        at = len(live)
+        for job, vector, quote in zip(live, vectors, quotes, strict=False):
+            evidence = None
+            if quote is not None:  # the first quote's vector too, as retain would have kept it
+                evidence, at = (quote_digest(quote), vectors[at]), at + 1
+            store.outbox.complete_embedding(job, vector, evidence)
             done += 1
     return OutboxReport(done=done, failed=failed, pending=store.outbox.pending())

@@ -41,6 +41,7 @@ __all__ = [
     "Retained",
     "TimeRef",
     "created_event",
+    "first_quote",
     "index_payload",
     "index_records",
     "make_draft",
@@ -261,7 +262,7 @@ def index_records(records: Sequence[Record], embedder: Embedder | None) -> list[
     once) and an outbox job owes each its vector; `drain_outbox` pays it later.
     """
     payloads = [index_payload(record) for record in records]
-    quotes = [_first_quote(record) for record in records]
+    quotes = [first_quote(record) for record in records]
     quoted = [q for q in quotes if q is not None]
     vectors = None
     later = False
@@ -281,7 +282,7 @@ def index_records(records: Sequence[Record], embedder: Embedder | None) -> list[
     return out
 
 
-def _first_quote(record: Record) -> str | None:
+def first_quote(record: Record) -> str | None:
     """The record's first evidence quote when it says more than the statement (else None: the
     statement's own vector stands for it)."""
     if not record.evidence or record.evidence[0].quote == record.statement:

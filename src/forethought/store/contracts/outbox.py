@@ -20,10 +20,11 @@ class OutboxStore(ABC):
         """Due jobs, leased for `lease_s` so other processes skip them meanwhile."""
 
     @abstractmethod
-    def complete_embedding(self, job: Job, vector: Vector) -> None:
-        """Store the vector owed by an embed job and delete the job, atomically. Idempotent: a job
-        already done, or whose record was erased meanwhile, is a no-op. Raises InvalidInput for a
-        vector of the wrong shape."""
+    def complete_embedding(self, job: Job, vector: Vector, evidence: tuple[str, Vector] | None = None) -> None:
+        """Store the vector owed by an embed job (with `evidence`, the record's first quote's: its
+        `quote_digest` and vector) and delete the job, atomically. Idempotent: a job already done,
+        or whose record was erased meanwhile, is a no-op. Raises InvalidInput for a vector of the
+        wrong shape."""
 
     @abstractmethod
     def retry(self, job: Job, error: str, *, delay_s: float) -> None:

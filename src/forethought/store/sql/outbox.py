@@ -12,6 +12,7 @@ from forethought.domain.times import format_time, utcnow
 from forethought.errors import InvalidInput
 from forethought.store.contracts import OutboxStore
 from forethought.store.sql.database import SqlDatabase
+from forethought.store.sql.vectors import pack
 from forethought.store.types import Job, Vector
 
 __all__ = ["SqlOutbox"]
@@ -49,9 +50,10 @@ class SqlOutbox(OutboxStore):
 
         return self._db.write(claim)
 
-    def complete_embedding(self, job: Job, vector: Vector) -> None:
-        if vector.shape != (self._dim,):
-            raise InvalidInput(f"vector of shape {vector.shape}, expected ({self._dim},)")
+    def complete_embedding(self, job: Job, vector: Vector, evidence: tuple[str, Vector] | None = None) -> None:
+        for v in (vector,) if evidence is None else (vector, evidence[1]):
+            if v.shape != (self._dim,):
+                raise InvalidInput(f"vector of shape {v.shape}, expected ({self._dim},)")
 
         def finish(conn: Any) -> None:
             row = conn.execute(
@@ -63,6 +65,12 @@ class SqlOutbox(OutboxStore):
                 return  # done already, or the record was erased meanwhile
             if self._store_vector(conn, row[0], job.space_id, vector):
                 conn.execute("UPDATE spaces SET vec_adds = vec_adds + 1 WHERE id = ?", (job.space_id,))
+            if evidence is not None:
+                conn.execute(
+                    f"INSERT INTO evidence_vectors ({self._job_key}, space_id, digest, vec) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (row[0], job.space_id, evidence[0], pack(evidence[1])),
+                )
             conn.execute("DELETE FROM outbox WHERE id = ?", (job.id,))
 
         self._db.write(finish)
